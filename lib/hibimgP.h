@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* libhibimg private declarations: format constants and the handle. */
+#ifndef _HIBIMGP_H
+#define _HIBIMGP_H
+
+#include "config.h"
+#include <stdarg.h>
+#include <stdbool.h>
+#include "hibimg.h"
+
+#define HIB_HIDDEN __attribute__((visibility("hidden")))
+
+/* kernel/power/swap.c */
+#define HIBERNATE_SIG        "S1SUSPEND"
+#define UNC_PAGES            32u
+#define CMP_PAGES_MAX        35u   /* DIV_ROUND_UP(worst(UNC_SIZE)+CMP_HEADER, PS) */
+/* bytes_worst_compress(): x + x/16 + 64 + 3 + 2 (6.9+, and lzo1x_worst_compress
+ * since 5.1). The pre-5.1 bound is 2 bytes smaller, so this accepts both. */
+#define WORST_COMPRESS(x)    ((x) + (x) / 16 + 64 + 3 + 2)
+
+/* kernel/power/snapshot.c */
+#define BM_END_OF_MAP        (~(uint64_t)0)
+
+/* Candidate page sizes, as libblkid probes them. */
+#define HIB_MIN_PS           4096u
+#define HIB_MAX_PS           65536u
+
+/* How the writer laid out integers. */
+struct hib_layout {
+	unsigned int ps;        /* page size */
+	unsigned int word;      /* sizeof(long), sizeof(size_t) */
+	unsigned int sector;    /* sizeof(sector_t) */
+	bool be;                /* big-endian writer */
+};
+
+/* A run of consecutive PFNs in the PFN list. */
+struct pfn_run {
+	uint64_t start_pfn;
+	uint64_t first_entry;
+};
+
+struct hib_image {
+	char *path;
+	int fd;
+	uint64_t resume_offset;
+	uint64_t devsize;
+	uint64_t devpages;          /* devsize / ps */
+	char err[768];
+
+	bool opened;
+	struct hib_header hdr;
+	struct hib_layout lay;
+
+	/* hib_image_load() */
+	bool loaded;
+	struct hib_info info;
+	unsigned char *info_page;   /* stream page 0 */
+	uint64_t *map_pages;        /* device page of every map page in the chain */
+	uint64_t n_map_pages;
+	uint64_t map_page_entries;  /* MAP_PAGE_ENTRIES */
+	unsigned char *mapbuf;      /* cache of one map page */
+	uint64_t mapbuf_idx;        /* which map page is cached, UINT64_MAX none */
+
+	/* PFN index, built while the meta pages stream by */
+	bool pfns_loaded;
+	struct hib_pfns pfns;
+	struct pfn_run *runs;
+	uint64_t n_runs, cap_runs;
+	uint8_t *zero_bits;         /* one bit per PFN-list entry */
+	uint64_t cap_zero_bits;     /* bytes */
+};
+
+/* image.c */
+HIB_HIDDEN int hib_seterr(struct hib_image *img, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+HIB_HIDDEN int hib_pread(struct hib_image *img, void *buf, size_t len,
+			 uint64_t off, const char *what);
+HIB_HIDDEN uint64_t hib_get_word(const struct hib_layout *lay,
+				 const unsigned char *p, unsigned int size);
+
+/* header.c */
+HIB_HIDDEN int hib_header_probe(struct hib_image *img);
+
+/* map.c */
+HIB_HIDDEN int hib_map_walk(struct hib_image *img);
+HIB_HIDDEN int hib_map_read_page(struct hib_image *img, uint64_t idx);
+
+/* codec.c */
+HIB_HIDDEN int hib_decompress(enum hib_compression c, const unsigned char *src,
+			      size_t src_len, unsigned char *dst, size_t dst_cap,
+			      size_t *dst_len);
+
+/* snapshot.c */
+HIB_HIDDEN int hib_pfn_index_reset(struct hib_image *img, uint64_t meta_pages);
+HIB_HIDDEN int hib_pfn_index_add(struct hib_image *img, uint64_t entry,
+				 uint64_t pfn, bool zero);
+HIB_HIDDEN bool hib_pfn_is_zero(const struct hib_image *img, uint64_t entry);
+
+static inline uint64_t div_round_up(uint64_t a, uint64_t b)
+{
+	return (a + b - 1) / b;
+}
+
+#endif /* _HIBIMGP_H */

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * identity.c - which kernel wrote the image. x86 images carry no release
+ * string in their header (the arch record replaces utsname), so look in the
+ * memory itself: linux_banner ("Linux version <release> (...)") and the
+ * VMCOREINFO note page, which starts with "OSRELEASE=".
+ */
+#include "hibimgP.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool release_char(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z') || c == '.' || c == '-' || c == '+' ||
+	       c == '_' || c == '~';
+}
+
+/* Accepts "Linux version 6.12.57 (" with a release that starts with a
+ * digit: format strings and prose mentioning "Linux version" do not. */
+static bool take_banner(struct hib_identity *id, const unsigned char *p,
+			size_t avail)
+{
+	static const char pfx[] = "Linux version ";
+	size_t n = sizeof(pfx) - 1, i, r;
+
+	if (avail <= n || p[n] < '0' || p[n] > '9')
+		return false;
+	for (r = n; r < avail && release_char(p[r]); r++)
+		;
+	if (r == avail || p[r] != ' ' || r - n >= sizeof(id->release))
+		return false;
+	memcpy(id->release, p + n, r - n);
+	id->release[r - n] = 0;
+	for (i = 0; i < avail && i + 1 < sizeof(id->banner); i++) {
+		if (p[i] == '\n' || p[i] == 0)
+			break;
+		id->banner[i] = (p[i] >= 0x20 && p[i] < 0x7f) ? (char)p[i] : '?';
+	}
+	id->banner[i] = 0;
+	return true;
+}
+
+static const char *line_value(const unsigned char *pg, size_t ps, const char *key,
+			      char *buf, size_t cap)
+{
+	size_t kl = strlen(key), i = 0;
+
+	while (i < ps && pg[i]) {
+		size_t j = i;
+
+		while (j < ps && pg[j] && pg[j] != '\n')
+			j++;
+		if (j - i > kl && !memcmp(pg + i, key, kl)) {
+			size_t n = j - i - kl;
+
+			if (n >= cap)
+				n = cap - 1;
+			memcpy(buf, pg + i + kl, n);
+			buf[n] = 0;
+			return buf;
+		}
+		i = j + 1;
+	}
+	return NULL;
+}
+
+static void take_vmcoreinfo(struct hib_identity *id, const unsigned char *pg,
+			    size_t ps, uint64_t pfn)
+{
+	char v[128];
+
+	id->have_vmcoreinfo = 1;
+	id->vmcoreinfo_pfn = pfn;
+	if (line_value(pg, ps, "OSRELEASE=", v, sizeof(v)))
+		strcpy(id->vmcoreinfo_release, v);
+	if (line_value(pg, ps, "PAGESIZE=", v, sizeof(v)))
+		id->vmcoreinfo_page_size = strtoull(v, NULL, 10);
+	if (line_value(pg, ps, "KERNELOFFSET=", v, sizeof(v))) {
+		id->kernel_offset = strtoull(v, NULL, 16);
+		id->have_kernel_offset = 1;
+	}
+	if (line_value(pg, ps, "SYMBOL(swapper_pg_dir)=", v, sizeof(v))) {
+		id->swapper_pg_dir = strtoull(v, NULL, 16);
+		id->have_swapper_pg_dir = 1;
+	}
+}
+
+int hib_image_identify(struct hib_image *img, struct hib_identity *id)
+{
+	struct hib_reader *rd;
+	struct hib_page pg;
+	size_t ps = img->lay.ps;
+	bool banner = false;
+	int rc;
+
+	memset(id, 0, sizeof(*id));
+	rc = hib_reader_new(img, &rd);
+	if (rc)
+		return rc;
+	while ((rc = hib_reader_next(rd, &pg)) == 1) {
+		const unsigned char *p;
+
+		if (!pg.data)
+			continue;
+		if (!id->have_vmcoreinfo && !memcmp(pg.data, "OSRELEASE=", 10))
+			take_vmcoreinfo(id, pg.data, ps, pg.pfn);
+		for (p = pg.data; !banner && p < pg.data + ps;) {
+			p = memchr(p, 'L', (size_t)(pg.data + ps - p));
+			if (!p)
+				break;
+			if (take_banner(id, p, (size_t)(pg.data + ps - p))) {
+				banner = true;
+				id->banner_pfn = pg.pfn;
+			}
+			p++;
+		}
+		if (banner && id->have_vmcoreinfo)
+			break;
+	}
+	hib_reader_free(rd);
+	if (rc < 0)
+		return rc;
+	if (!id->release[0] && id->vmcoreinfo_release[0])
+		strcpy(id->release, id->vmcoreinfo_release);
+	return HIB_OK;
+}

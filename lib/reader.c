@@ -1,0 +1,388 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * reader.c - the image stream, consumed once in order.
+ *
+ * Map entry 0 is swsusp_info (read by hib_image_load()). After it come the
+ * stream pages 1..pages-1: raw, one per entry (SF_NOCOMPRESS_MODE), or chunks
+ * of a size_t cmp_len, cmp_len bytes of LZO/LZ4 and padding to the page,
+ * each decoding to at most UNC_PAGES pages (load_compressed_image() in
+ * kernel/power/swap.c). The first meta_pages stream pages are the PFN list,
+ * the rest are data pages in PFN-list order, zero-flagged PFNs having none.
+ *
+ * The CRC is the kernel's: crc32_le from 0 over every decoded chunk buffer
+ * (not the header page, not the compressed bytes).
+ */
+#include "hibimgP.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum rd_state { RD_META, RD_DATA, RD_DONE, RD_FAILED };
+
+struct hib_reader {
+	struct hib_image *img;
+	enum rd_state state;
+	int fail_rc;
+
+	unsigned char *unc;          /* decoded chunk */
+	size_t unc_len, unc_pos;
+	unsigned char *cmp;          /* on-disk pages of one chunk */
+	uint64_t next_entry;         /* next map entry to read */
+
+	uint64_t stream_pages;       /* pages - 1 */
+	uint64_t sp;                 /* stream pages handed out */
+	uint64_t pfn_entry;          /* next PFN-list entry to emit */
+	uint64_t run;                /* index run cursor */
+	uint32_t crc;
+	struct hib_progress prog;
+	struct hib_chunk chunk;      /* the chunk in unc */
+
+	hib_chunk_cb chunk_cb;
+	void *chunk_arg;
+};
+
+int hib_reader_new(struct hib_image *img, struct hib_reader **out)
+{
+	struct hib_reader *rd;
+	unsigned int ps = img->lay.ps;
+
+	*out = NULL;
+	if (!img->loaded)
+		return hib_seterr(img, HIB_ERR_INVAL, "image not loaded");
+	rd = calloc(1, sizeof(*rd));
+	if (!rd)
+		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	rd->img = img;
+	rd->unc = malloc((size_t)UNC_PAGES * ps);
+	rd->cmp = malloc((size_t)CMP_PAGES_MAX * ps);
+	if (!rd->unc || !rd->cmp) {
+		hib_reader_free(rd);
+		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	}
+	rd->next_entry = 1;
+	rd->stream_pages = img->info.pages - 1;
+	rd->prog.stream_pages = rd->stream_pages;
+	*out = rd;
+	return HIB_OK;
+}
+
+void hib_reader_free(struct hib_reader *rd)
+{
+	if (!rd)
+		return;
+	free(rd->unc);
+	free(rd->cmp);
+	free(rd);
+}
+
+void hib_reader_set_chunk_cb(struct hib_reader *rd, hib_chunk_cb cb, void *arg)
+{
+	rd->chunk_cb = cb;
+	rd->chunk_arg = arg;
+}
+
+void hib_reader_progress(const struct hib_reader *rd, struct hib_progress *p)
+{
+	*p = rd->prog;
+	p->crc32 = rd->crc;
+}
+
+static int fail(struct hib_reader *rd, int rc)
+{
+	rd->state = RD_FAILED;
+	rd->fail_rc = rc;
+	return rc;
+}
+
+/* Reads n consecutive map entries into buf, one pread per run of
+ * consecutive device pages. */
+static int read_entries(struct hib_reader *rd, uint64_t first, uint64_t n,
+			unsigned char *buf, const char *what)
+{
+	struct hib_image *img = rd->img;
+	unsigned int ps = img->lay.ps;
+	uint64_t i = 0;
+
+	while (i < n) {
+		uint64_t start, dev, run = 1;
+		int rc = hib_image_map_entry(img, first + i, &start);
+
+		if (rc)
+			return rc;
+		while (i + run < n) {
+			rc = hib_image_map_entry(img, first + i + run, &dev);
+			if (rc)
+				return rc;
+			if (dev != start + run)
+				break;
+			run++;
+		}
+		rc = hib_pread(img, buf + i * ps, run * ps, start * ps, what);
+		if (rc)
+			return rc;
+		rd->prog.disk_bytes_read += run * ps;
+		i += run;
+	}
+	return HIB_OK;
+}
+
+static int load_chunk(struct hib_reader *rd)
+{
+	struct hib_image *img = rd->img;
+	const struct hib_info *in = &img->info;
+	unsigned int ps = img->lay.ps, hdr = img->lay.word;
+	uint64_t e = rd->next_entry, cmp_len, need, dev = 0;
+	size_t unc_len = 0;
+	char what[160];
+	int rc;
+
+	if (e >= in->map_entries)
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "chunk %llu (stream page %llu of %llu): the swap map ends after %llu entries",
+				  (unsigned long long)rd->prog.chunks_done,
+				  (unsigned long long)(rd->sp + 1),
+				  (unsigned long long)rd->stream_pages,
+				  (unsigned long long)in->map_entries);
+	rc = hib_image_map_entry(img, e, &dev);
+	if (rc)
+		return rc;
+	snprintf(what, sizeof(what), "chunk %llu (map entry %llu, device page %llu)",
+		 (unsigned long long)rd->prog.chunks_done,
+		 (unsigned long long)e, (unsigned long long)dev);
+
+	rd->chunk.index = rd->prog.chunks_done;
+	rd->chunk.map_entry = e;
+	rd->chunk.devpage = dev;
+	rd->chunk.first_stream_page = rd->sp + 1;
+
+	if (in->compression == HIB_COMP_NONE) {
+		rc = read_entries(rd, e, 1, rd->unc, what);
+		if (rc)
+			return rc;
+		rd->unc_len = ps;
+		rd->chunk.disk_pages = 1;
+		rd->chunk.cmp_len = 0;
+		rd->chunk.unc_len = ps;
+		rd->next_entry = e + 1;
+		return HIB_OK;
+	}
+
+	rc = read_entries(rd, e, 1, rd->cmp, what);
+	if (rc)
+		return rc;
+	cmp_len = hib_get_word(&img->lay, rd->cmp, hdr);
+	if (cmp_len == 0 || cmp_len > WORST_COMPRESS((uint64_t)UNC_PAGES * ps))
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "%s at device offset 0x%llx: invalid compressed length %llu (kernel: \"Invalid %s compressed length\")",
+				  what, (unsigned long long)(dev * ps),
+				  (unsigned long long)cmp_len,
+				  in->compression == HIB_COMP_LZ4 ? "LZ4" : "LZO");
+	need = div_round_up(hdr + cmp_len, ps);
+	if (e + need > in->map_entries)
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "%s: needs %llu pages but the swap map ends after %llu entries",
+				  what, (unsigned long long)need,
+				  (unsigned long long)in->map_entries);
+	if (need > 1) {
+		rc = read_entries(rd, e + 1, need - 1, rd->cmp + ps, what);
+		if (rc)
+			return rc;
+	}
+	rc = hib_decompress(in->compression, rd->cmp + hdr, cmp_len, rd->unc,
+			    (size_t)UNC_PAGES * ps, &unc_len);
+	if (rc)
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "%s at device offset 0x%llx: %s decompression failed (error %d, %llu compressed bytes)",
+				  what, (unsigned long long)(dev * ps),
+				  hib_compression_name(in->compression), rc,
+				  (unsigned long long)cmp_len);
+	if (unc_len == 0 || unc_len % ps)
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "%s at device offset 0x%llx: invalid uncompressed length %zu (not a whole number of pages)",
+				  what, (unsigned long long)(dev * ps), unc_len);
+	rd->unc_len = unc_len;
+	rd->chunk.disk_pages = need;
+	rd->chunk.cmp_len = cmp_len;
+	rd->chunk.unc_len = unc_len;
+	rd->next_entry = e + need;
+	/* The kernel's CRC covers the whole decoded buffer, in chunk order. */
+	rd->crc = hib_crc32_le(rd->crc, rd->unc, unc_len);
+	return HIB_OK;
+}
+
+/* Hands out the next stream page (1..pages-1). */
+static int next_stream_page(struct hib_reader *rd, const unsigned char **page)
+{
+	int rc;
+
+	if (rd->unc_pos >= rd->unc_len) {
+		if (rd->unc_len) {
+			rd->prog.chunks_done++;
+		}
+		rd->unc_len = rd->unc_pos = 0;
+		rc = load_chunk(rd);
+		if (rc)
+			return rc;
+		if (rd->chunk_cb) {
+			rc = rd->chunk_cb(&rd->chunk, rd->chunk_arg);
+			if (rc)
+				return hib_seterr(rd->img, rc < 0 ? rc : HIB_ERR_INVAL,
+						  "stopped by the caller");
+		}
+	}
+	*page = rd->unc + rd->unc_pos;
+	rd->unc_pos += rd->img->lay.ps;
+	rd->sp++;
+	rd->prog.stream_pages_done = rd->sp;
+	return HIB_OK;
+}
+
+static int read_meta(struct hib_reader *rd)
+{
+	struct hib_image *img = rd->img;
+	const struct hib_layout *lay = &img->lay;
+	const struct hib_info *in = &img->info;
+	uint64_t per_page = lay->ps / lay->word, m, n = 0, last = 0;
+	uint64_t flag = (uint64_t)1 << (lay->word * 8 - 1);
+	uint64_t end = lay->word == 8 ? BM_END_OF_MAP : 0xffffffffull;
+	bool terminated = false;
+	int rc;
+
+	hib_pfn_index_reset(img, in->meta_pages);
+	for (m = 0; m < in->meta_pages; m++) {
+		const unsigned char *pg;
+		uint64_t j;
+
+		rc = next_stream_page(rd, &pg);
+		if (rc)
+			return rc;
+		for (j = 0; j < per_page; j++) {
+			uint64_t v = hib_get_word(lay, pg + j * lay->word, lay->word);
+			uint64_t pfn = v & ~flag;
+
+			if (v == end) {
+				terminated = true;
+				break;
+			}
+			if (terminated)
+				return hib_seterr(img, HIB_ERR_DAMAGED,
+						  "PFN list page %llu (stream page %llu): entries after the end-of-map marker",
+						  (unsigned long long)m,
+						  (unsigned long long)(m + 1));
+			if (n > 0 && pfn <= last)
+				return hib_seterr(img, HIB_ERR_DAMAGED,
+						  "PFN list page %llu entry %llu (list entry %llu): PFN 0x%llx does not ascend (previous 0x%llx)",
+						  (unsigned long long)m, (unsigned long long)j,
+						  (unsigned long long)n,
+						  (unsigned long long)pfn,
+						  (unsigned long long)last);
+			rc = hib_pfn_index_add(img, n, pfn, v & flag);
+			if (rc)
+				return rc;
+			last = pfn;
+			n++;
+		}
+	}
+	if (n != in->image_pages + img->pfns.zero_flagged)
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "PFN list: %llu entries, but image_pages %llu + %llu zero-flagged = %llu",
+				  (unsigned long long)n,
+				  (unsigned long long)in->image_pages,
+				  (unsigned long long)img->pfns.zero_flagged,
+				  (unsigned long long)(in->image_pages + img->pfns.zero_flagged));
+	if (div_round_up(n * lay->word, lay->ps) != in->meta_pages)
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "PFN list: %llu entries need %llu pages, swsusp_info implies %llu",
+				  (unsigned long long)n,
+				  (unsigned long long)div_round_up(n * lay->word, lay->ps),
+				  (unsigned long long)in->meta_pages);
+	img->pfns_loaded = true;
+	return HIB_OK;
+}
+
+static int finish(struct hib_reader *rd)
+{
+	struct hib_image *img = rd->img;
+	const struct hib_header *h = &img->hdr;
+
+	if (rd->sp != rd->stream_pages)
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "stream: %llu pages used, swsusp_info says %llu",
+				  (unsigned long long)rd->sp,
+				  (unsigned long long)rd->stream_pages);
+	if (rd->unc_len)
+		rd->prog.chunks_done++;
+	if (h->flags & HIB_SF_CRC32_MODE) {
+		rd->prog.crc_checked = 1;
+		rd->prog.crc_ok = (rd->crc == h->crc32);
+		if (!rd->prog.crc_ok)
+			return hib_seterr(img, HIB_ERR_DAMAGED,
+					  "CRC32 mismatch over %llu stream pages: header 0x%08x, data 0x%08x (kernel: \"Invalid image CRC32!\")",
+					  (unsigned long long)rd->stream_pages,
+					  h->crc32, rd->crc);
+	}
+	return HIB_OK;
+}
+
+int hib_reader_next(struct hib_reader *rd, struct hib_page *pg)
+{
+	struct hib_image *img = rd->img;
+	uint64_t e;
+	int rc;
+
+	switch (rd->state) {
+	case RD_FAILED:
+		return rd->fail_rc;
+	case RD_DONE:
+		return 0;
+	case RD_META:
+		rc = read_meta(rd);
+		if (rc)
+			return fail(rd, rc);
+		rd->state = RD_DATA;
+		break;
+	case RD_DATA:
+		break;
+	}
+
+	e = rd->pfn_entry;
+	if (e >= img->pfns.entries) {
+		rc = finish(rd);
+		if (rc)
+			return fail(rd, rc);
+		rd->state = RD_DONE;
+		return 0;
+	}
+	while (rd->run + 1 < img->n_runs && img->runs[rd->run + 1].first_entry <= e)
+		rd->run++;
+	pg->entry = e;
+	pg->pfn = img->runs[rd->run].start_pfn + (e - img->runs[rd->run].first_entry);
+	if (hib_pfn_is_zero(img, e)) {
+		pg->kind = HIB_PAGE_ZERO_FLAGGED;
+		pg->data = NULL;
+	} else {
+		rc = next_stream_page(rd, &pg->data);
+		if (rc)
+			return fail(rd, rc);
+		pg->kind = HIB_PAGE_DATA;
+		rd->prog.data_pages_done++;
+	}
+	rd->pfn_entry++;
+	return 1;
+}
+
+int hib_image_load_pfns(struct hib_image *img)
+{
+	struct hib_reader *rd;
+	int rc;
+
+	if (img->pfns_loaded)
+		return HIB_OK;
+	rc = hib_reader_new(img, &rd);
+	if (rc)
+		return rc;
+	rc = read_meta(rd);
+	hib_reader_free(rd);
+	return rc;
+}

@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * snapshot.c - swsusp_info (stream page 0, kernel/power/power.h) with the
+ * arch record laid over its utsname, and the compact PFN index.
+ *
+ * struct swsusp_info { new_utsname uts (6 x 65); u32 version_code;
+ *   unsigned long num_physpages; int cpus; unsigned long image_pages, pages,
+ *   size; }  LP64 offsets 0/392/400/408/416/424/432, ILP32 0/392/396/400/
+ *   404/408/412.
+ */
+#include "hibimgP.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* arch/x86/power/hibernate.c, RESTORE_MAGIC by era. */
+#define RESTORE_MAGIC_26      0x0123456789ABCDEFull /* magic @16 */
+#define RESTORE_MAGIC_47      0x123456789ABCDEF0ull /* magic @24 */
+#define RESTORE_MAGIC_MD5     0x23456789ABCDEF01ull
+#define RESTORE_MAGIC_CRC     0x23456789ABCDEF02ull
+
+static void copy_str(char *dst, size_t cap, const unsigned char *src, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && i + 1 < cap && src[i]; i++)
+		dst[i] = (src[i] >= 0x20 && src[i] < 0x7f) ? (char)src[i] : '?';
+	dst[i] = 0;
+}
+
+static bool is_printable_str(const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && p[i]; i++)
+		if (p[i] < 0x20 || p[i] >= 0x7f)
+			return false;
+	return i > 0 && i < n;
+}
+
+/* Sizes decide which word size wrote the page: size == pages * PS. */
+static bool try_word(struct hib_image *img, unsigned int word)
+{
+	const struct hib_layout *lay = &img->lay;
+	const unsigned char *p = img->info_page;
+	unsigned int o_np = word == 8 ? 400 : 396;
+	uint64_t image_pages = hib_get_word(lay, p + o_np + 2 * word, word);
+	uint64_t pages = hib_get_word(lay, p + o_np + 3 * word, word);
+	uint64_t size = hib_get_word(lay, p + o_np + 4 * word, word);
+
+	if (pages <= image_pages || pages > UINT64_MAX / lay->ps ||
+	    size != pages * lay->ps)
+		return false;
+	img->info.word_size = word;
+	img->info.num_physpages = hib_get_word(lay, p + o_np, word);
+	img->info.cpus = (int32_t)hib_get_word(lay, p + o_np + word, 4);
+	img->info.image_pages = image_pages;
+	img->info.pages = pages;
+	img->info.size = size;
+	img->info.meta_pages = pages - image_pages - 1;
+	return true;
+}
+
+static void decode_arch(struct hib_image *img)
+{
+	struct hib_info *in = &img->info;
+	const struct hib_layout *lay = &img->lay;
+	const unsigned char *p = img->info_page;
+	uint64_t m16 = hib_get_word(lay, p + 16, 8);
+	uint64_t m24 = hib_get_word(lay, p + 24, 8);
+
+	in->version_code = (uint32_t)hib_get_word(lay, p + 392, 4);
+	if (in->word_size == 8 && !lay->be) {
+		if (m24 == RESTORE_MAGIC_CRC || m24 == RESTORE_MAGIC_MD5 ||
+		    m24 == RESTORE_MAGIC_47) {
+			in->arch = HIB_ARCH_X86_64;
+			in->jump_address = hib_get_word(lay, p, 8);
+			in->jump_address_phys = hib_get_word(lay, p + 8, 8);
+			in->cr3 = hib_get_word(lay, p + 16, 8);
+			in->restore_magic = m24;
+			if (m24 == RESTORE_MAGIC_CRC) {
+				in->e820_check = hib_get_word(lay, p + 32, 8);
+				in->restore_era = "5.13+ (e820 CRC-32)";
+			} else if (m24 == RESTORE_MAGIC_MD5) {
+				in->e820_check = hib_get_word(lay, p + 32, 8);
+				in->restore_era = "4.14-5.12 (e820 MD5)";
+			} else {
+				in->restore_era = "4.7-4.13";
+			}
+			return;
+		}
+		if (m16 == RESTORE_MAGIC_26) {
+			in->arch = HIB_ARCH_X86_64;
+			in->jump_address = hib_get_word(lay, p, 8);
+			in->cr3 = hib_get_word(lay, p + 8, 8);
+			in->restore_magic = m16;
+			in->restore_era = "2.6-4.6";
+			return;
+		}
+	}
+	/* Without an arch record the generic header copies init_utsname()
+	 * and LINUX_VERSION_CODE. */
+	if (in->version_code && is_printable_str(p, 65) &&
+	    is_printable_str(p + 130, 65)) {
+		in->arch = HIB_ARCH_GENERIC;
+		copy_str(in->sysname, sizeof(in->sysname), p, 65);
+		copy_str(in->release, sizeof(in->release), p + 130, 65);
+		copy_str(in->version, sizeof(in->version), p + 195, 65);
+		copy_str(in->machine, sizeof(in->machine), p + 260, 65);
+		return;
+	}
+	/* arm64 (and riscv) keep uname -v, "#1 SMP ...", at offset 0. */
+	if (p[0] == '#' && is_printable_str(p, 65)) {
+		in->arch = HIB_ARCH_ARM64;
+		copy_str(in->uts_version, sizeof(in->uts_version), p, 65);
+		return;
+	}
+	in->arch = HIB_ARCH_UNKNOWN_RECORD;
+}
+
+int hib_image_load(struct hib_image *img)
+{
+	struct hib_info *in = &img->info;
+	uint64_t dev0, max_stream;
+	int rc;
+
+	if (!img->opened)
+		return hib_seterr(img, HIB_ERR_INVAL, "image not open");
+	if (img->loaded)
+		return HIB_OK;
+	switch (img->hdr.kind) {
+	case HIB_KIND_KERNEL:
+	case HIB_KIND_KERNEL_DEV:
+		break;
+	case HIB_KIND_SPENT:
+		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
+				  "%s: spent image: the signature is %s again (a resume was attempted), the old image fields remain",
+				  img->path, img->hdr.sig);
+	case HIB_KIND_SWAP:
+		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
+				  "%s: plain swap area, no hibernation image", img->path);
+	case HIB_KIND_UNKNOWN:
+		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
+				  "%s: not a hibernation image (no swap or hibernation signature at the end of page %llu)",
+				  img->path, (unsigned long long)img->resume_offset);
+	default:
+		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
+				  "%s: %s image: this format is identified but not decoded",
+				  img->path, hib_kind_name(img->hdr.kind));
+	}
+	if (img->hdr.flags & ~HIB_SF_KNOWN)
+		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
+				  "header: unknown flag bits 0x%x (flags 0x%x): written by a kernel this version does not know",
+				  img->hdr.flags & ~HIB_SF_KNOWN, img->hdr.flags);
+	if ((img->hdr.flags & HIB_SF_NOCOMPRESS_MODE) &&
+	    (img->hdr.flags & (HIB_SF_CRC32_MODE | HIB_SF_COMPRESSION_ALG_LZ4)))
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "header: flags 0x%x combine NOCOMPRESS_MODE with compression flags",
+				  img->hdr.flags);
+	in->compression = (img->hdr.flags & HIB_SF_NOCOMPRESS_MODE) ? HIB_COMP_NONE :
+			  (img->hdr.flags & HIB_SF_COMPRESSION_ALG_LZ4) ? HIB_COMP_LZ4 :
+			  HIB_COMP_LZO;
+
+	rc = hib_map_walk(img);
+	if (rc)
+		return rc;
+	if (in->map_entries == 0)
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "swap map page 0 (device page %llu): no entries",
+				  (unsigned long long)img->map_pages[0]);
+
+	img->loaded = true;     /* map access works from here on */
+	img->info_page = malloc(img->lay.ps);
+	if (!img->info_page)
+		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	rc = hib_image_map_entry(img, 0, &dev0);
+	if (rc == HIB_OK)
+		rc = hib_pread(img, img->info_page, img->lay.ps, dev0 * img->lay.ps,
+			       "swsusp_info page (map entry 0)");
+	if (rc)
+		goto fail;
+	if (!try_word(img, 8) && !try_word(img, 4)) {
+		rc = hib_seterr(img, HIB_ERR_DAMAGED,
+				"swsusp_info (map entry 0, device page %llu): pages, image_pages and size are inconsistent",
+				(unsigned long long)dev0);
+		goto fail;
+	}
+	img->lay.word = in->word_size;
+	decode_arch(img);
+
+	/* The map must be able to hold the stream, at the best ratio a chunk
+	 * can reach (32 pages in one disk page); this bounds everything the
+	 * header's counts could make us allocate or read. */
+	max_stream = in->compression == HIB_COMP_NONE ? in->map_entries - 1 :
+		     (in->map_entries - 1) * UNC_PAGES;
+	if (in->pages - 1 > max_stream) {
+		rc = hib_seterr(img, HIB_ERR_DAMAGED,
+				"swsusp_info: %llu stream pages cannot fit in the %llu pages the swap map lists",
+				(unsigned long long)(in->pages - 1),
+				(unsigned long long)(in->map_entries - 1));
+		goto fail;
+	}
+	if (in->meta_pages == 0) {
+		rc = hib_seterr(img, HIB_ERR_DAMAGED,
+				"swsusp_info: pages %llu = image_pages %llu + 1 leaves no PFN-list pages",
+				(unsigned long long)in->pages,
+				(unsigned long long)in->image_pages);
+		goto fail;
+	}
+	return HIB_OK;
+fail:
+	img->loaded = false;
+	return rc;
+}
+
+const struct hib_info *hib_image_info(const struct hib_image *img)
+{
+	return img->loaded ? &img->info : NULL;
+}
+
+const struct hib_pfns *hib_image_pfns(const struct hib_image *img)
+{
+	return img->pfns_loaded ? &img->pfns : NULL;
+}
+
+int hib_pfn_index_reset(struct hib_image *img, uint64_t meta_pages)
+{
+	free(img->runs);
+	free(img->zero_bits);
+	img->runs = NULL;
+	img->zero_bits = NULL;
+	img->n_runs = img->cap_runs = img->cap_zero_bits = 0;
+	memset(&img->pfns, 0, sizeof(img->pfns));
+	img->pfns_loaded = false;
+	(void)meta_pages;
+	return HIB_OK;
+}
+
+/* Entries arrive in order; the caller has checked that PFNs ascend. */
+int hib_pfn_index_add(struct hib_image *img, uint64_t entry, uint64_t pfn,
+		      bool zero)
+{
+	struct hib_pfns *pf = &img->pfns;
+
+	if (entry / 8 >= img->cap_zero_bits) {
+		uint64_t ncap = img->cap_zero_bits ? img->cap_zero_bits * 2 : 512;
+		uint8_t *n = realloc(img->zero_bits, ncap);
+
+		if (!n)
+			return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+		memset(n + img->cap_zero_bits, 0, ncap - img->cap_zero_bits);
+		img->zero_bits = n;
+		img->cap_zero_bits = ncap;
+	}
+	if (zero) {
+		img->zero_bits[entry / 8] |= (uint8_t)(1u << (entry & 7));
+		pf->zero_flagged++;
+	}
+	if (entry == 0 || pfn != pf->highest + 1) {
+		if (img->n_runs == img->cap_runs) {
+			uint64_t ncap = img->cap_runs ? img->cap_runs * 2 : 64;
+			struct pfn_run *n = realloc(img->runs, ncap * sizeof(*n));
+
+			if (!n)
+				return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+			img->runs = n;
+			img->cap_runs = ncap;
+		}
+		img->runs[img->n_runs].start_pfn = pfn;
+		img->runs[img->n_runs].first_entry = entry;
+		img->n_runs++;
+	}
+	if (entry == 0)
+		pf->lowest = pfn;
+	pf->highest = pfn;
+	pf->entries = entry + 1;
+	pf->runs = img->n_runs;
+	return HIB_OK;
+}
+
+bool hib_pfn_is_zero(const struct hib_image *img, uint64_t entry)
+{
+	return img->zero_bits[entry / 8] & (1u << (entry & 7));
+}
+
+int hib_image_pfn_entry(const struct hib_image *img, uint64_t i, uint64_t *pfn,
+			int *zero)
+{
+	uint64_t lo = 0, hi;
+
+	if (!img->pfns_loaded || i >= img->pfns.entries)
+		return HIB_ERR_INVAL;
+	hi = img->n_runs;
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (img->runs[mid].first_entry <= i)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*pfn = img->runs[lo].start_pfn + (i - img->runs[lo].first_entry);
+	if (zero)
+		*zero = hib_pfn_is_zero(img, i);
+	return HIB_OK;
+}

@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * hibimg dump - one layer of an image at a time, as tables.
+ */
+#include "config.h"
+#include "describe.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void __attribute__((noreturn)) usage(void)
+{
+	printf("Usage:\n hibimg dump [options] <spec> header|map|chunks|pfns|page <pfn>\n\n");
+	printf("Print one layer of a hibernation image.\n\n");
+	printf("Layers:\n"
+	       " header        the resume page: hibernation and swap header fields\n"
+	       " map           the swap-map chain, one line per map page\n"
+	       " chunks        the stream's chunks (or raw pages), with sizes and places\n"
+	       " pfns          the PFN list as runs of consecutive PFNs\n"
+	       " page <pfn>    one saved page as a hexdump (or raw, with --output)\n\n");
+	printf("Options:\n"
+	       " -J, --json                 use JSON output format\n"
+	       " -r, --raw                  use raw output format\n"
+	       " -n, --noheadings           don't print headings\n"
+	       " -O, --output <file>        with 'page': write the raw page to <file>\n"
+	       " -o, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
+	       USAGE_HELP_OPTIONS);
+	printf("\nSee hibimg-dump(1).\n");
+	exit(EXIT_SUCCESS);
+}
+
+static void load_or_die(struct hib_image *img, int pfns)
+{
+	int rc = hib_image_load(img);
+
+	if (rc == HIB_OK && pfns)
+		rc = hib_image_load_pfns(img);
+	if (rc)
+		die_(rc_to_exit(rc), "%s", hib_image_error(img));
+}
+
+static int dump_header(struct hib_image *img, const struct out_opts *oo)
+{
+	struct out_rec *r = out_rec_new();
+	int rc;
+
+	describe_header(r, img);
+	rc = out_recs_print(&r, 1, oo, "header");
+	out_rec_free(r);
+	return rc ? EXIT_IOERR : EXIT_INTACT;
+}
+
+static int dump_map(struct hib_image *img, const struct out_opts *oo)
+{
+	const struct hib_info *in;
+	struct libscols_table *tb;
+	uint64_t i, per, dev;
+
+	load_or_die(img, 0);
+	in = hib_image_info(img);
+	per = (hib_image_header(img)->page_size / 8) - 1;
+	tb = out_table_new(oo, "map");
+	out_table_col(tb, "INDEX", OUT_NUM);
+	out_table_col(tb, "DEVPAGE", OUT_NUM);
+	out_table_col(tb, "OFFSET", OUT_STR);
+	out_table_col(tb, "FIRST-ENTRY", OUT_NUM);
+	out_table_col(tb, "ENTRIES", OUT_NUM);
+	for (i = 0; i < in->map_pages; i++) {
+		struct libscols_line *ln = out_table_line(tb);
+		uint64_t first = i * per, used;
+
+		if (hib_image_map_page(img, i, &dev))
+			die_(EXIT_IOERR, "%s", hib_image_error(img));
+		used = in->map_entries > first ?
+		       (in->map_entries - first < per ? in->map_entries - first : per) : 0;
+		out_cell(ln, 0, "%" PRIu64, i);
+		out_cell(ln, 1, "%" PRIu64, dev);
+		out_cell(ln, 2, "0x%" PRIx64, dev * hib_image_header(img)->page_size);
+		out_cell(ln, 3, "%" PRIu64, first);
+		out_cell(ln, 4, "%" PRIu64, used);
+	}
+	return out_table_print(tb) ? EXIT_IOERR : EXIT_INTACT;
+}
+
+struct chunk_ctx {
+	struct libscols_table *tb;
+	unsigned int ps;
+};
+
+static int on_chunk(const struct hib_chunk *c, void *arg)
+{
+	struct chunk_ctx *cx = arg;
+	struct libscols_line *ln = out_table_line(cx->tb);
+
+	out_cell(ln, 0, "%" PRIu64, c->index);
+	out_cell(ln, 1, "%" PRIu64, c->map_entry);
+	out_cell(ln, 2, "%" PRIu64, c->devpage);
+	out_cell(ln, 3, "0x%" PRIx64, c->devpage * cx->ps);
+	out_cell(ln, 4, "%" PRIu64, c->disk_pages);
+	out_cell(ln, 5, "%" PRIu64, c->cmp_len);
+	out_cell(ln, 6, "%" PRIu64, c->unc_len);
+	out_cell(ln, 7, "%" PRIu64, c->first_stream_page);
+	out_cell(ln, 8, "%.3f", c->cmp_len ? (double)c->unc_len / (double)c->cmp_len : 1.0);
+	return 0;
+}
+
+static int dump_chunks(struct hib_image *img, const struct out_opts *oo)
+{
+	struct chunk_ctx cx;
+	struct hib_reader *rd;
+	struct hib_page pg;
+	int rc, prc;
+
+	load_or_die(img, 0);
+	cx.ps = hib_image_header(img)->page_size;
+	cx.tb = out_table_new(oo, "chunks");
+	out_table_col(cx.tb, "INDEX", OUT_NUM);
+	out_table_col(cx.tb, "ENTRY", OUT_NUM);
+	out_table_col(cx.tb, "DEVPAGE", OUT_NUM);
+	out_table_col(cx.tb, "OFFSET", OUT_STR);
+	out_table_col(cx.tb, "PAGES", OUT_NUM);
+	out_table_col(cx.tb, "CMP-LEN", OUT_NUM);
+	out_table_col(cx.tb, "UNC-LEN", OUT_NUM);
+	out_table_col(cx.tb, "STREAM-PAGE", OUT_NUM);
+	out_table_col(cx.tb, "RATIO", OUT_NUM);
+	rc = hib_reader_new(img, &rd);
+	if (rc == HIB_OK) {
+		hib_reader_set_chunk_cb(rd, on_chunk, &cx);
+		while ((rc = hib_reader_next(rd, &pg)) == 1)
+			;
+		hib_reader_free(rd);
+	}
+	/* Print what was decoded even when the stream breaks later. */
+	prc = out_table_print(cx.tb);
+	if (rc < 0) {
+		warnx_("%s", hib_image_error(img));
+		return rc_to_exit(rc);
+	}
+	return prc ? EXIT_IOERR : EXIT_INTACT;
+}
+
+static int dump_pfns(struct hib_image *img, const struct out_opts *oo)
+{
+	const struct hib_pfns *pf;
+	struct libscols_table *tb;
+	uint64_t e = 0;
+
+	load_or_die(img, 1);
+	pf = hib_image_pfns(img);
+	tb = out_table_new(oo, "pfns");
+	out_table_col(tb, "FIRST-ENTRY", OUT_NUM);
+	out_table_col(tb, "START-PFN", OUT_STR);
+	out_table_col(tb, "END-PFN", OUT_STR);
+	out_table_col(tb, "PAGES", OUT_NUM);
+	out_table_col(tb, "ZERO", OUT_NUM);
+	while (e < pf->entries) {
+		struct libscols_line *ln;
+		uint64_t start, pfn, zeros = 0, n = 0;
+		int zero;
+
+		(void)hib_image_pfn_entry(img, e, &start, &zero);
+		pfn = start;
+		do {
+			zeros += zero;
+			n++;
+			if (e + n >= pf->entries ||
+			    hib_image_pfn_entry(img, e + n, &pfn, &zero) ||
+			    pfn != start + n)
+				break;
+		} while (1);
+		ln = out_table_line(tb);
+		out_cell(ln, 0, "%" PRIu64, e);
+		out_cell(ln, 1, "0x%" PRIx64, start);
+		out_cell(ln, 2, "0x%" PRIx64, start + n - 1);
+		out_cell(ln, 3, "%" PRIu64, n);
+		out_cell(ln, 4, "%" PRIu64, zeros);
+		e += n;
+	}
+	return out_table_print(tb) ? EXIT_IOERR : EXIT_INTACT;
+}
+
+static void hexdump(const unsigned char *p, size_t len, uint64_t base)
+{
+	size_t i, j;
+
+	for (i = 0; i < len; i += 16) {
+		printf("%08" PRIx64 "  ", base + i);
+		for (j = 0; j < 16; j++)
+			printf("%02x%s", p[i + j], j == 7 ? "  " : " ");
+		printf(" |");
+		for (j = 0; j < 16; j++)
+			putchar(p[i + j] >= 0x20 && p[i + j] < 0x7f ? p[i + j] : '.');
+		printf("|\n");
+	}
+}
+
+static int dump_page(struct hib_image *img, uint64_t want, const char *outfile)
+{
+	struct hib_reader *rd;
+	struct hib_page pg;
+	unsigned int ps = hib_image_header(img)->page_size;
+	unsigned char *zero = NULL;
+	const unsigned char *data = NULL;
+	int rc;
+
+	load_or_die(img, 0);
+	rc = hib_reader_new(img, &rd);
+	if (rc)
+		die_(rc_to_exit(rc), "%s", hib_image_error(img));
+	while ((rc = hib_reader_next(rd, &pg)) == 1) {
+		if (pg.pfn < want)
+			continue;
+		if (pg.pfn > want)
+			break;
+		if (pg.data)
+			data = pg.data;
+		else
+			data = zero = calloc(1, ps);
+		break;
+	}
+	if (rc < 0)
+		die_(rc_to_exit(rc), "%s", hib_image_error(img));
+	if (!data)
+		die_(EXIT_USAGE, "PFN 0x%" PRIx64 " is not saved in the image", want);
+	if (outfile) {
+		int fd = open(outfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+		if (fd < 0 || write(fd, data, ps) != (ssize_t)ps || close(fd))
+			die_(EXIT_IOERR, "cannot write %s: %s", outfile, strerror(errno));
+	} else {
+		hexdump(data, ps, want * ps);
+	}
+	free(zero);
+	hib_reader_free(rd);
+	return EXIT_INTACT;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json",          no_argument,       NULL, 'J' },
+		{ "raw",           no_argument,       NULL, 'r' },
+		{ "noheadings",    no_argument,       NULL, 'n' },
+		{ "output",        required_argument, NULL, 'O' },
+		{ "resume-offset", required_argument, NULL, 'o' },
+		{ "help",          no_argument,       NULL, 'h' },
+		{ "version",       no_argument,       NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct out_opts oo = { 0 };
+	struct hib_image *img;
+	const char *outfile = NULL, *what;
+	uint64_t offset = 0;
+	int c, status;
+
+	while ((c = getopt_long(argc, argv, "JrnO:o:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'J': oo.json = 1; break;
+		case 'r': oo.raw = 1; break;
+		case 'n': oo.noheadings = 1; break;
+		case 'O': outfile = optarg; break;
+		case 'o': offset = parse_u64(optarg, "resume offset"); break;
+		case 'h': usage();
+		case 'V': print_version();
+		default: errtryhelp("dump");
+		}
+	}
+	if (argc - optind < 2) {
+		warnx_("need an image and a layer");
+		errtryhelp("dump");
+	}
+	what = argv[optind + 1];
+	if (strcmp(what, "page") ? argc - optind != 2 : argc - optind != 3) {
+		warnx_(strcmp(what, "page") ? "too many arguments" :
+		       "'page' needs exactly one PFN");
+		errtryhelp("dump");
+	}
+	if (strcmp(what, "header") && strcmp(what, "map") && strcmp(what, "chunks") &&
+	    strcmp(what, "pfns") && strcmp(what, "page")) {
+		warnx_("unknown layer '%s'", what);
+		errtryhelp("dump");
+	}
+	img = open_image(argv[optind], offset);
+	if (!strcmp(what, "header"))
+		status = dump_header(img, &oo);
+	else if (!strcmp(what, "map"))
+		status = dump_map(img, &oo);
+	else if (!strcmp(what, "chunks"))
+		status = dump_chunks(img, &oo);
+	else if (!strcmp(what, "pfns"))
+		status = dump_pfns(img, &oo);
+	else
+		status = dump_page(img, parse_u64(argv[optind + 2], "PFN"), outfile);
+	hib_image_free(img);
+	return status;
+}

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * hibimg info - what an area holds, which kernel wrote it, how it is laid out.
+ */
+#include "config.h"
+#include "describe.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+
+static void __attribute__((noreturn)) usage(void)
+{
+	printf("Usage:\n hibimg info [options] [<spec>...]\n\n");
+	printf("Describe hibernation images and swap areas. A <spec> is a file, a block\n"
+	       "device, or LABEL=, UUID=, PARTUUID=. Without one, the configured resume\n"
+	       "device and every area libblkid reports as swsuspend are described.\n\n");
+	printf("Options:\n"
+	       " -J, --json                 use JSON output format\n"
+	       " -r, --raw                  use raw output format\n"
+	       " -o, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
+	       "     --no-scan              do not search memory for the kernel release\n"
+	       USAGE_HELP_OPTIONS);
+	printf("\nSee hibimg-info(1).\n");
+	exit(EXIT_SUCCESS);
+}
+
+/* Returns the exit status for this area; the record gets what was learned
+ * before any failure. */
+static int describe(struct out_rec *r, const char *spec, uint64_t offset, int scan)
+{
+	struct hib_image *img = hib_image_new();
+	struct hib_identity id;
+	int rc;
+
+	if (!img)
+		die_(EXIT_IOERR, "out of memory");
+	if (offset)
+		(void)hib_image_set_resume_offset(img, offset);
+	rc = hib_image_open(img, spec);
+	if (rc) {
+		out_rec_add(r, "path", "path", OUT_STR, "%s", spec);
+		goto out;
+	}
+	describe_header(r, img);
+	switch (hib_image_header(img)->kind) {
+	case HIB_KIND_KERNEL:
+	case HIB_KIND_KERNEL_DEV:
+		break;
+	default:
+		/* Describing a swap area or a foreign image is a success. */
+		goto out;
+	}
+	rc = hib_image_load(img);
+	if (rc)
+		goto out;
+	describe_info(r, img);
+	rc = hib_image_load_pfns(img);
+	if (rc)
+		goto out;
+	describe_pfns(r, img);
+	if (scan) {
+		rc = hib_image_identify(img, &id);
+		if (rc)
+			goto out;
+		describe_identity(r, &id);
+	}
+out:
+	if (rc) {
+		out_rec_add(r, "error", "error", OUT_STR, "%s", hib_image_error(img));
+		warnx_("%s", hib_image_error(img));
+	}
+	hib_image_free(img);
+	return rc_to_exit(rc);
+}
+
+int cmd_info(int argc, char **argv)
+{
+	enum { OPT_NOSCAN = 256 };
+	static const struct option longopts[] = {
+		{ "json",          no_argument,       NULL, 'J' },
+		{ "raw",           no_argument,       NULL, 'r' },
+		{ "resume-offset", required_argument, NULL, 'o' },
+		{ "no-scan",       no_argument,       NULL, OPT_NOSCAN },
+		{ "help",          no_argument,       NULL, 'h' },
+		{ "version",       no_argument,       NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct out_opts oo = { 0 };
+	struct out_rec **recs;
+	uint64_t offset = 0;
+	int c, scan = 1, status = EXIT_INTACT, i, n;
+
+	while ((c = getopt_long(argc, argv, "Jro:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'J': oo.json = 1; break;
+		case 'r': oo.raw = 1; break;
+		case 'o': offset = parse_u64(optarg, "resume offset"); break;
+		case OPT_NOSCAN: scan = 0; break;
+		case 'h': usage();
+		case 'V': print_version();
+		default: errtryhelp("info");
+		}
+	}
+
+	if (optind == argc) {
+		struct hib_found *found;
+		size_t nf, k;
+
+		if (hib_discover(&found, &nf))
+			die_(EXIT_IOERR, "cannot list devices: out of memory");
+		if (nf == 0) {
+			if (!oo.json)
+				printf("No resume device configured and no hibernation image found.\n");
+			else
+				printf("{\n   \"images\": []\n}\n");
+			return EXIT_INTACT;
+		}
+		recs = calloc(nf, sizeof(*recs));
+		if (!recs)
+			die_(EXIT_IOERR, "out of memory");
+		for (k = 0; k < nf; k++) {
+			int s;
+
+			recs[k] = out_rec_new();
+			s = describe(recs[k], found[k].path, found[k].resume_offset, scan);
+			if (s > status)
+				status = s;
+		}
+		n = (int)nf;
+		hib_discover_free(found, nf);
+	} else {
+		n = argc - optind;
+		recs = calloc((size_t)n, sizeof(*recs));
+		if (!recs)
+			die_(EXIT_IOERR, "out of memory");
+		for (i = 0; i < n; i++) {
+			int s;
+
+			recs[i] = out_rec_new();
+			s = describe(recs[i], argv[optind + i], offset, scan);
+			if (s > status)
+				status = s;
+		}
+	}
+	out_recs_print(recs, (size_t)n, &oo, "images");
+	for (i = 0; i < n; i++)
+		out_rec_free(recs[i]);
+	free(recs);
+	return status;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef HIBIMG_COMMON_H
+#define HIBIMG_COMMON_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdarg.h>
+#include <hibimg.h>
+
+/* Exit statuses, documented in hibimg(1). */
+#define EXIT_INTACT      0
+#define EXIT_DAMAGED     1
+#define EXIT_USAGE       2   /* bad usage, or an area we cannot interpret */
+#define EXIT_IOERR       3   /* read/write error, out of memory */
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void die_(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+void errtryhelp(const char *cmd) __attribute__((noreturn));
+int rc_to_exit(int rc);
+/* Opens spec into a new handle; on failure prints why and exits. */
+struct hib_image *open_image(const char *spec, uint64_t resume_offset);
+uint64_t parse_u64(const char *s, const char *what);
+void print_version(void) __attribute__((noreturn));
+void format_uuid(const unsigned char u[16], char out[37]);
+const char *flags_string(uint32_t flags, char *buf, size_t cap);
+
+#define USAGE_HELP_OPTIONS \
+	" -h, --help                 display this help\n" \
+	" -V, --version              display version\n"
+
+int cmd_info(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+
+#endif

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * describe.c - facts of an image as output records, shared by info and
+ * dump so the same fact has the same key and label everywhere.
+ */
+#include "config.h"
+#include "describe.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+void describe_header(struct out_rec *r, const struct hib_image *img)
+{
+	const struct hib_header *h = hib_image_header(img);
+	char buf[160], uuid[37];
+
+	out_rec_add(r, "path", "path", OUT_STR, "%s", hib_image_path(img));
+	out_rec_add(r, "kind", "kind", OUT_STR, "%s", hib_kind_name(h->kind));
+	out_rec_add(r, "device-size", "device size", OUT_NUM, "%" PRIu64, h->device_size);
+	if (!h->page_size)
+		return;
+	out_rec_add(r, "page-size", "page size", OUT_NUM, "%u", h->page_size);
+	out_rec_add(r, "byte-order", "byte order", OUT_STR, "%s",
+		    h->big_endian ? "big-endian" : "little-endian");
+	out_rec_add(r, "resume-offset", "resume offset (pages)", OUT_NUM, "%" PRIu64,
+		    h->resume_offset);
+	if (h->kind == HIB_KIND_TUXONICE)
+		return;
+	out_rec_section(r, "Hibernation header");
+	out_rec_add(r, "sig", "signature", OUT_STR, "%s", h->sig);
+	out_rec_add(r, "orig-sig", "original signature", OUT_STR, "%s", h->orig_sig);
+	if (h->kind == HIB_KIND_USWSUSP) {
+		out_rec_add(r, "image-offset", "image (byte offset)", OUT_NUM,
+			    "%" PRIu64, h->image);
+	} else {
+		out_rec_add(r, "image", "first map page", OUT_NUM, "%" PRIu64, h->image);
+		out_rec_add(r, "flags", "flags", OUT_NUM, "%u", h->flags);
+		out_rec_add(r, "flag-names", "flag names", OUT_STR, "%s",
+			    flags_string(h->flags, buf, sizeof(buf)));
+		out_rec_add(r, "crc32", "crc32", OUT_STR, "0x%08x", h->crc32);
+		out_rec_add(r, "hw-sig", "hardware signature", OUT_STR, "0x%08x", h->hw_sig);
+	}
+	out_rec_section(r, "Swap header");
+	out_rec_add(r, "swap-version", "version", OUT_NUM, "%u", h->swap_version);
+	out_rec_add(r, "last-page", "last page", OUT_NUM, "%u", h->last_page);
+	out_rec_add(r, "nr-badpages", "bad pages", OUT_NUM, "%u", h->nr_badpages);
+	format_uuid(h->uuid, uuid);
+	out_rec_add(r, "uuid", "UUID", OUT_STR, "%s", uuid);
+	out_rec_add(r, "label", "label", OUT_STR, "%s", h->label);
+}
+
+static const char *arch_name(enum hib_arch a)
+{
+	switch (a) {
+	case HIB_ARCH_GENERIC:        return "generic (utsname)";
+	case HIB_ARCH_X86_64:         return "x86_64";
+	case HIB_ARCH_ARM64:          return "arm64";
+	case HIB_ARCH_UNKNOWN_RECORD: break;
+	}
+	return "unknown arch record";
+}
+
+void describe_info(struct out_rec *r, const struct hib_image *img)
+{
+	const struct hib_info *in = hib_image_info(img);
+	const struct hib_header *h = hib_image_header(img);
+
+	out_rec_section(r, "Image (swsusp_info)");
+	out_rec_add(r, "arch", "arch header", OUT_STR, "%s", arch_name(in->arch));
+	out_rec_add(r, "word-size", "word size", OUT_NUM, "%u", in->word_size);
+	switch (in->arch) {
+	case HIB_ARCH_X86_64:
+		out_rec_add(r, "restore-magic", "restore record magic", OUT_STR,
+			    "0x%016" PRIx64, in->restore_magic);
+		out_rec_add(r, "restore-era", "restore record format", OUT_STR,
+			    "%s", in->restore_era);
+		out_rec_add(r, "jump-address", "jump address", OUT_STR, "0x%" PRIx64,
+			    in->jump_address);
+		out_rec_add(r, "jump-address-phys", "jump address (phys)", OUT_STR,
+			    "0x%" PRIx64, in->jump_address_phys);
+		out_rec_add(r, "cr3", "cr3", OUT_STR, "0x%" PRIx64, in->cr3);
+		out_rec_add(r, "e820-check", "e820 check value", OUT_STR,
+			    "0x%" PRIx64, in->e820_check);
+		break;
+	case HIB_ARCH_GENERIC:
+		out_rec_add(r, "sysname", "sysname", OUT_STR, "%s", in->sysname);
+		out_rec_add(r, "uts-release", "release", OUT_STR, "%s", in->release);
+		out_rec_add(r, "uts-version", "version", OUT_STR, "%s", in->version);
+		out_rec_add(r, "machine", "machine", OUT_STR, "%s", in->machine);
+		out_rec_add(r, "version-code", "version code", OUT_STR, "0x%06x",
+			    in->version_code);
+		break;
+	case HIB_ARCH_ARM64:
+		out_rec_add(r, "uts-version", "uts version", OUT_STR, "%s",
+			    in->uts_version);
+		break;
+	case HIB_ARCH_UNKNOWN_RECORD:
+		break;
+	}
+	out_rec_add(r, "num-physpages", "physical pages", OUT_NUM, "%" PRIu64,
+		    in->num_physpages);
+	out_rec_add(r, "image-pages", "image pages (copied)", OUT_NUM, "%" PRIu64,
+		    in->image_pages);
+	out_rec_add(r, "pages", "stream pages incl. header", OUT_NUM, "%" PRIu64,
+		    in->pages);
+	out_rec_add(r, "meta-pages", "PFN-list pages", OUT_NUM, "%" PRIu64,
+		    in->meta_pages);
+	out_rec_add(r, "size", "size (bytes)", OUT_NUM, "%" PRIu64, in->size);
+	out_rec_add(r, "compression", "compression", OUT_STR, "%s",
+		    hib_compression_name(in->compression));
+	out_rec_add(r, "crc32-mode", "CRC32 stored", OUT_BOOL, "%s",
+		    (h->flags & HIB_SF_CRC32_MODE) ? "true" : "false");
+	out_rec_add(r, "map-pages", "swap map pages", OUT_NUM, "%" PRIu64, in->map_pages);
+	out_rec_add(r, "disk-pages", "pages listed in the map", OUT_NUM, "%" PRIu64,
+		    in->map_entries);
+}
+
+void describe_pfns(struct out_rec *r, const struct hib_image *img)
+{
+	const struct hib_pfns *pf = hib_image_pfns(img);
+	const struct hib_info *in = hib_image_info(img);
+
+	out_rec_section(r, "PFN list");
+	out_rec_add(r, "pfn-entries", "PFNs saved (\"Need to copy\")", OUT_NUM,
+		    "%" PRIu64, pf->entries);
+	out_rec_add(r, "zero-pages", "zero-flagged pages", OUT_NUM, "%" PRIu64,
+		    pf->zero_flagged);
+	out_rec_add(r, "pfn-runs", "runs of consecutive PFNs", OUT_NUM, "%" PRIu64,
+		    pf->runs);
+	out_rec_add(r, "lowest-pfn", "lowest PFN", OUT_STR, "0x%" PRIx64, pf->lowest);
+	out_rec_add(r, "highest-pfn", "highest PFN", OUT_STR, "0x%" PRIx64, pf->highest);
+	out_rec_add(r, "stream-kbytes", "stream size (\"Wrote\" kbytes)", OUT_NUM,
+		    "%" PRIu64, (in->pages - 1) * hib_image_header(img)->page_size / 1024);
+}
+
+void describe_identity(struct out_rec *r, const struct hib_identity *id)
+{
+	out_rec_section(r, "Kernel (found in memory)");
+	out_rec_add(r, "release", "release", OUT_STR, "%s", id->release);
+	out_rec_add(r, "banner", "banner", OUT_STR, "%s", id->banner);
+	out_rec_add(r, "vmcoreinfo", "VMCOREINFO", OUT_BOOL, "%s",
+		    id->have_vmcoreinfo ? "true" : "false");
+	if (!id->have_vmcoreinfo)
+		return;
+	out_rec_add(r, "vmcoreinfo-pfn", "VMCOREINFO page", OUT_STR, "0x%" PRIx64,
+		    id->vmcoreinfo_pfn);
+	out_rec_add(r, "osrelease", "OSRELEASE", OUT_STR, "%s", id->vmcoreinfo_release);
+	out_rec_add(r, "vmcoreinfo-page-size", "PAGESIZE", OUT_NUM, "%" PRIu64,
+		    id->vmcoreinfo_page_size);
+	if (id->have_kernel_offset)
+		out_rec_add(r, "kernel-offset", "KERNELOFFSET", OUT_STR, "0x%" PRIx64,
+			    id->kernel_offset);
+	if (id->have_swapper_pg_dir)
+		out_rec_add(r, "swapper-pg-dir", "SYMBOL(swapper_pg_dir)", OUT_STR,
+			    "0x%" PRIx64, id->swapper_pg_dir);
+}

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef HIBIMG_DESCRIBE_H
+#define HIBIMG_DESCRIBE_H
+#include "common.h"
+#include "output.h"
+
+void describe_header(struct out_rec *r, const struct hib_image *img);
+void describe_info(struct out_rec *r, const struct hib_image *img);
+void describe_pfns(struct out_rec *r, const struct hib_image *img);
+void describe_identity(struct out_rec *r, const struct hib_identity *id);
+#endif

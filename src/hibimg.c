@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * hibimg - command dispatch. The CLI is a client of libhibimg's public API
+ * and nothing else.
+ */
+#include "config.h"
+#include "common.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const struct cmd commands[] = {
+	{ "info",   cmd_info,   "describe hibernation images and swap areas" },
+	{ "verify", cmd_verify, "check an image completely: structure, every chunk, CRC" },
+	{ "dump",   cmd_dump,   "print one layer of an image: header, map, chunks, pfns, page" },
+};
+
+void warnx_(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("hibimg: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void die_(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("hibimg: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(status);
+}
+
+void errtryhelp(const char *cmd)
+{
+	fprintf(stderr, "Try 'hibimg %s%s--help' for more information.\n",
+		cmd ? cmd : "", cmd ? " " : "");
+	exit(EXIT_USAGE);
+}
+
+int rc_to_exit(int rc)
+{
+	switch (rc) {
+	case HIB_OK:              return EXIT_INTACT;
+	case HIB_ERR_DAMAGED:     return EXIT_DAMAGED;
+	case HIB_ERR_UNSUPPORTED:
+	case HIB_ERR_INVAL:       return EXIT_USAGE;
+	default:                  return EXIT_IOERR;
+	}
+}
+
+struct hib_image *open_image(const char *spec, uint64_t resume_offset)
+{
+	struct hib_image *img = hib_image_new();
+	int rc;
+
+	if (!img)
+		die_(EXIT_IOERR, "out of memory");
+	if (resume_offset)
+		(void)hib_image_set_resume_offset(img, resume_offset);
+	rc = hib_image_open(img, spec);
+	if (rc) {
+		warnx_("%s", hib_image_error(img));
+		hib_image_free(img);
+		exit(rc_to_exit(rc));
+	}
+	return img;
+}
+
+uint64_t parse_u64(const char *s, const char *what)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || *end || *s == '-')
+		die_(EXIT_USAGE, "invalid %s: '%s'", what, s);
+	return v;
+}
+
+void print_version(void)
+{
+	printf("hibimg %s (libhibimg %s)\n", PACKAGE_VERSION, hib_version());
+	exit(EXIT_SUCCESS);
+}
+
+void format_uuid(const unsigned char u[16], char out[37])
+{
+	snprintf(out, 37,
+		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9],
+		 u[10], u[11], u[12], u[13], u[14], u[15]);
+}
+
+const char *flags_string(uint32_t flags, char *buf, size_t cap)
+{
+	size_t len = 0;
+	uint32_t bit;
+
+	buf[0] = 0;
+	for (bit = 1; bit; bit <<= 1) {
+		const char *n;
+		char tmp[16];
+
+		if (!(flags & bit))
+			continue;
+		n = hib_flag_name(bit);
+		if (!n) {
+			snprintf(tmp, sizeof(tmp), "0x%x", bit);
+			n = tmp;
+		}
+		len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0, "%s%s",
+					len ? "," : "", n);
+	}
+	return buf;
+}
+
+static void __attribute__((noreturn)) usage(void)
+{
+	size_t i;
+
+	printf("Usage:\n hibimg <command> [options] [<args>]\n\n");
+	printf("Read, check and analyse Linux hibernation (swsusp) images offline.\n\n");
+	printf("Commands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		printf(" %-10s %s\n", commands[i].name, commands[i].summary);
+	printf("\nOptions:\n" USAGE_HELP_OPTIONS);
+	printf("\nExit status: 0 intact, 1 damaged, 2 usage error or unsupported area,\n"
+	       "3 I/O error.\n");
+	printf("\nRun 'hibimg <command> --help' for a command's options;\n"
+	       "for more details see hibimg(1).\n");
+	exit(EXIT_SUCCESS);
+}
+
+static void close_stdout(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+		if (errno == EPIPE)
+			_exit(EXIT_IOERR);
+		fprintf(stderr, "hibimg: write error: %s\n", strerror(errno));
+		_exit(EXIT_IOERR);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	atexit(close_stdout);
+	if (argc < 2) {
+		warnx_("no command given");
+		errtryhelp(NULL);
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+		usage();
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version"))
+		print_version();
+	if (!strcmp(argv[1], "help")) {
+		if (argc < 3)
+			usage();
+		argv[1] = argv[2];
+		argv[2] = "--help";
+		argc = 3;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	warnx_("unknown command '%s'", argv[1]);
+	errtryhelp(NULL);
+}

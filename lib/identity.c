@@ -25,7 +25,7 @@ static bool take_banner(struct hib_identity *id, const unsigned char *p,
 	static const char pfx[] = "Linux version ";
 	size_t n = sizeof(pfx) - 1, i, r;
 
-	if (avail <= n || p[n] < '0' || p[n] > '9')
+	if (avail <= n || memcmp(p, pfx, n) || p[n] < '0' || p[n] > '9')
 		return false;
 	for (r = n; r < avail && release_char(p[r]); r++)
 		;

@@ -1,0 +1,584 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Unit tests of libhibimg. Numbers come from the kernel (fixture sidecars and
+ * logs, written by real kernels) or from computations made here independently
+ * of the library (a bitwise CRC, hand-built resume pages).
+ */
+#include "config.h"
+#include "testutil.h"
+
+#include <check.h>
+#include <fcntl.h>
+#include <hibimg.h>
+#include <libdeflate.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char fixtures[32][64];
+static size_t nfixtures;
+
+/* ---- CRC ------------------------------------------------------------------ */
+
+/* The kernel's crc32_le, one bit at a time, as in lib/crc32.c's reference
+ * variant: reflected, polynomial 0xEDB88320, no inversion. */
+static uint32_t ref_crc32_le(uint32_t crc, const unsigned char *p, size_t len)
+{
+	while (len--) {
+		int k;
+
+		crc ^= *p++;
+		for (k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1)));
+	}
+	return crc;
+}
+
+START_TEST(crc_check_value)
+{
+	/* The published CRC-32 check value for "123456789" is 0xCBF43926;
+	 * standard CRC-32 is ~crc32_le(~0, ...). */
+	ck_assert_uint_eq(~hib_crc32_le(~0u, "123456789", 9), 0xCBF43926u);
+	ck_assert_uint_eq(~ref_crc32_le(~0u, (const unsigned char *)"123456789", 9),
+			  0xCBF43926u);
+}
+END_TEST
+
+START_TEST(crc_matches_reference)
+{
+	unsigned char buf[70000];
+	size_t i, lens[] = { 0, 1, 3, 4095, 4096, 4097, 65536, 69999 };
+	uint32_t a, b;
+
+	srand(42);
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = (unsigned char)rand();
+	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		/* odd start: unaligned input */
+		ck_assert_uint_eq(hib_crc32_le(0, buf + 1, lens[i]),
+				  ref_crc32_le(0, buf + 1, lens[i]));
+		ck_assert_uint_eq(hib_crc32_le(0x12345678u, buf, lens[i]),
+				  ref_crc32_le(0x12345678u, buf, lens[i]));
+	}
+	/* chaining equals one pass, as the kernel chains chunk by chunk */
+	a = hib_crc32_le(hib_crc32_le(0, buf, 1000), buf + 1000, 5000);
+	b = ref_crc32_le(0, buf, 6000);
+	ck_assert_uint_eq(a, b);
+}
+END_TEST
+
+/* ---- resume page probing on hand-built pages ------------------------------ */
+
+static char tmpdir[256];
+
+static void mk_tmpdir(void)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/hibimg-check-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void rm_tmpdir(void)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static void put_le(unsigned char *p, uint64_t v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static const char *write_file(const char *name, const void *buf, size_t len)
+{
+	static char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, buf, len), (ssize_t)len);
+	close(fd);
+	return path;
+}
+
+/* A swap header page as mkswap writes it (union swap_header). */
+static void mkswap_page(unsigned char *pg, unsigned int ps)
+{
+	memset(pg, 0, ps);
+	put_le(pg + 1024, 1, 4);            /* version */
+	put_le(pg + 1028, 16383, 4);        /* last_page */
+	memcpy(pg + 1036, "\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10", 16);
+	memcpy(pg + 1052, "myswap", 6);
+	memcpy(pg + ps - 10, "SWAPSPACE2", 10);
+}
+
+static enum hib_kind probe(const char *path, struct hib_header *out, int *load_rc)
+{
+	struct hib_image *img = hib_image_new();
+	enum hib_kind k;
+
+	ck_assert_ptr_nonnull(img);
+	ck_assert_int_eq(hib_image_open(img, path), HIB_OK);
+	*out = *hib_image_header(img);
+	k = out->kind;
+	*load_rc = hib_image_load(img);
+	hib_image_free(img);
+	return k;
+}
+
+START_TEST(probe_kinds)
+{
+	static unsigned char pg[65536 * 2];
+	struct hib_header h;
+	int lrc;
+
+	mk_tmpdir();
+	memset(pg, 0xa5, 1024);
+	ck_assert_int_eq(probe(write_file("tiny", pg, 1024), &h, &lrc), HIB_KIND_UNKNOWN);
+	ck_assert_int_eq(lrc, HIB_ERR_UNSUPPORTED);
+
+	mkswap_page(pg, 4096);
+	ck_assert_int_eq(probe(write_file("swap", pg, 8192), &h, &lrc), HIB_KIND_SWAP);
+	ck_assert_int_eq(lrc, HIB_ERR_UNSUPPORTED);
+	ck_assert_uint_eq(h.page_size, 4096);
+	ck_assert_uint_eq(h.swap_version, 1);
+	ck_assert_uint_eq(h.last_page, 16383);
+	ck_assert_str_eq(h.label, "myswap");
+	ck_assert_int_eq(h.uuid[15], 0x10);
+
+	/* The kernel put SWAPSPACE2 back but left image/flags/crc32. */
+	memcpy(pg + 4096 - 20, "SWAPSPACE2", 10);
+	put_le(pg + 4096 - 32, 1234, 8);
+	put_le(pg + 4096 - 24, 4, 4);
+	ck_assert_int_eq(probe(write_file("spent", pg, 8192), &h, &lrc), HIB_KIND_SPENT);
+	ck_assert_int_eq(lrc, HIB_ERR_UNSUPPORTED);
+	ck_assert_uint_eq(h.image, 1234);
+	ck_assert_uint_eq(h.flags, 4);
+
+	memcpy(pg + 4096 - 10, "ULSUSPEND\0", 10);
+	ck_assert_int_eq(probe(write_file("ul", pg, 8192), &h, &lrc), HIB_KIND_USWSUSP);
+	memcpy(pg + 4096 - 10, "S2SUSPEND\0", 10);
+	ck_assert_int_eq(probe(write_file("s2", pg, 8192), &h, &lrc), HIB_KIND_S2SUSPEND);
+	memcpy(pg + 4096 - 10, "LINHIB0001", 10);
+	ck_assert_int_eq(probe(write_file("lh", pg, 8192), &h, &lrc), HIB_KIND_KERNEL_DEV);
+
+	memcpy(pg, "\xed\xc3\x02\xe9\x98\x56\xe5\x0c", 8);
+	ck_assert_int_eq(probe(write_file("toi", pg, 8192), &h, &lrc), HIB_KIND_TUXONICE);
+
+	/* 16 KiB pages: the signature sits at 16384 - 10. */
+	mkswap_page(pg, 16384);
+	memcpy(pg + 16384 - 10, "S1SUSPEND\0", 10);
+	memcpy(pg + 16384 - 20, "SWAPSPACE2", 10);
+	put_le(pg + 16384 - 24, 0x40, 4);        /* an unknown flag bit */
+	put_le(pg + 16384 - 32, 5, 8);
+	ck_assert_int_eq(probe(write_file("ps16k", pg, 65536), &h, &lrc), HIB_KIND_KERNEL);
+	ck_assert_uint_eq(h.page_size, 16384);
+	ck_assert_int_eq(lrc, HIB_ERR_UNSUPPORTED);
+	rm_tmpdir();
+}
+END_TEST
+
+START_TEST(map_bounds_and_cycles)
+{
+	static unsigned char dev[8 * 4096];
+	struct hib_header h;
+	int lrc;
+
+	mk_tmpdir();
+	mkswap_page(dev, 4096);
+	memcpy(dev + 4096 - 10, "S1SUSPEND\0", 10);
+	put_le(dev + 4096 - 24, 4, 4);
+
+	put_le(dev + 4096 - 32, 99, 8);              /* first map page off the device */
+	ck_assert_int_eq(probe(write_file("far", dev, sizeof(dev)), &h, &lrc), HIB_KIND_KERNEL);
+	ck_assert_int_eq(lrc, HIB_ERR_DAMAGED);
+
+	put_le(dev + 4096 - 32, 1, 8);               /* map page 1 -> 2 -> 1 */
+	put_le(dev + 1 * 4096, 3, 8);
+	put_le(dev + 1 * 4096 + 4088, 2, 8);
+	put_le(dev + 2 * 4096, 4, 8);
+	put_le(dev + 2 * 4096 + 4088, 1, 8);
+	ck_assert_int_eq(probe(write_file("loop", dev, sizeof(dev)), &h, &lrc), HIB_KIND_KERNEL);
+	ck_assert_int_eq(lrc, HIB_ERR_DAMAGED);
+
+	put_le(dev + 2 * 4096 + 4088, 0, 8);         /* entry naming a map page */
+	put_le(dev + 2 * 4096, 1, 8);
+	ck_assert_int_eq(probe(write_file("dup", dev, sizeof(dev)), &h, &lrc), HIB_KIND_KERNEL);
+	ck_assert_int_eq(lrc, HIB_ERR_DAMAGED);
+	rm_tmpdir();
+}
+END_TEST
+
+/* ---- fixtures written by real kernels ------------------------------------- */
+
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+START_TEST(sidecar_matches_kernel_log)
+{
+	static const struct { const char *key, *fmt, *alt; } lines[] = {
+		{ "need_to_copy", "Need to copy %s pages", NULL },
+		{ "pages_copied", "Image created (%s pages copied", NULL },
+		{ "zero_pages", "%s zero pages)", NULL },
+		{ "saving_pages", "Compressing and saving image data (%s pages)",
+		  "Saving image data pages (%s pages)" },
+		{ "wrote_kbytes", "Wrote %s kbytes", NULL },
+		{ "size_after_compression_kbytes", "Image size after compression: %s kbytes", NULL },
+		{ "kernel_release", "Linux version %s ", NULL },
+	};
+	const char *name = fixtures[_i];
+	struct sidecar sc;
+	char path[512], needle[256];
+	char *log;
+	size_t k;
+
+	fixture_src(path, sizeof(path), name, "expect");
+	ck_assert_int_eq(sidecar_load(path, &sc), 0);
+	ck_assert_str_eq(sc.name, name);
+	fixture_src(path, sizeof(path), name, "log");
+	log = slurp(path, NULL);
+	ck_assert_msg(log != NULL, "%s missing", path);
+	for (k = 0; k < sizeof(lines) / sizeof(lines[0]); k++) {
+		const char *v = sidecar_get(&sc, lines[k].key);
+		int found;
+
+		if (!v)
+			continue;
+		snprintf(needle, sizeof(needle), lines[k].fmt, v);
+		found = strstr(log, needle) != NULL;
+		if (!found && lines[k].alt) {
+			snprintf(needle, sizeof(needle), lines[k].alt, v);
+			found = strstr(log, needle) != NULL;
+		}
+		ck_assert_msg(found, "%s: %s=%s not printed by the kernel in %s.log",
+			      name, lines[k].key, v, name);
+	}
+	/* every fixture must carry the kernel's core numbers */
+	ck_assert(sidecar_has(&sc, "need_to_copy"));
+	ck_assert(sidecar_has(&sc, "pages_copied"));
+	ck_assert(sidecar_has(&sc, "saving_pages"));
+	ck_assert(sidecar_has(&sc, "wrote_kbytes"));
+	ck_assert(sidecar_has(&sc, "kernel_release"));
+	ck_assert(sidecar_has(&sc, "compression"));
+	free(log);
+}
+END_TEST
+
+struct sums {
+	uint64_t chunks, cmp;
+};
+
+static int sum_chunk(const struct hib_chunk *c, void *arg)
+{
+	struct sums *s = arg;
+
+	s->chunks++;
+	s->cmp += c->cmp_len;
+	return 0;
+}
+
+START_TEST(reader_matches_kernel)
+{
+	const char *name = fixtures[_i];
+	struct sidecar sc;
+	struct hib_image *img;
+	struct hib_reader *rd;
+	struct hib_page pg;
+	struct hib_progress p;
+	struct hib_identity id;
+	struct sums s = { 0 };
+	const struct hib_info *in;
+	const struct hib_pfns *pf;
+	const struct hib_header *h;
+	char path[512];
+	uint64_t zero = 0, data = 0, last_pfn = 0, n = 0;
+	int rc;
+
+	fixture_src(path, sizeof(path), name, "expect");
+	ck_assert_int_eq(sidecar_load(path, &sc), 0);
+	fixture_img(path, sizeof(path), name);
+	img = hib_image_new();
+	ck_assert_int_eq(hib_image_open(img, path), HIB_OK);
+	h = hib_image_header(img);
+	ck_assert_int_eq(h->kind, HIB_KIND_KERNEL);
+	ck_assert_str_eq(h->orig_sig, "SWAPSPACE2");
+	/* read from the captured disk by the capture script with od */
+	if (sidecar_has(&sc, "header_image"))
+		ck_assert_uint_eq(h->image, sidecar_u64(&sc, "header_image"));
+	if (sidecar_has(&sc, "header_flags"))
+		ck_assert_uint_eq(h->flags, strtoul(sidecar_get(&sc, "header_flags"), NULL, 16));
+	rc = hib_image_load(img);
+	ck_assert_msg(rc == HIB_OK, "%s: %s", name, hib_image_error(img));
+	in = hib_image_info(img);
+	ck_assert_str_eq(hib_compression_name(in->compression),
+			 sidecar_get(&sc, "compression"));
+	ck_assert_int_eq(in->arch, HIB_ARCH_X86_64);
+
+	/* "Image created (N pages copied" == image_pages;
+	 * "Saving ... (P pages)" == pages - 1; "Wrote K kbytes" == P * 4 */
+	ck_assert_uint_eq(in->image_pages, sidecar_u64(&sc, "pages_copied"));
+	ck_assert_uint_eq(in->pages - 1, sidecar_u64(&sc, "saving_pages"));
+	ck_assert_uint_eq((in->pages - 1) * h->page_size / 1024,
+			  sidecar_u64(&sc, "wrote_kbytes"));
+
+	ck_assert_int_eq(hib_reader_new(img, &rd), HIB_OK);
+	hib_reader_set_chunk_cb(rd, sum_chunk, &s);
+	while ((rc = hib_reader_next(rd, &pg)) == 1) {
+		if (n++)
+			ck_assert_uint_gt(pg.pfn, last_pfn);
+		last_pfn = pg.pfn;
+		if (pg.kind == HIB_PAGE_ZERO_FLAGGED)
+			zero++;
+		else
+			data++;
+	}
+	ck_assert_msg(rc == 0, "%s: %s", name, hib_image_error(img));
+	hib_reader_progress(rd, &p);
+	hib_reader_free(rd);
+	pf = hib_image_pfns(img);
+
+	/* "Need to copy N pages" counts every saveable page, zero or not */
+	ck_assert_uint_eq(pf->entries, sidecar_u64(&sc, "need_to_copy"));
+	ck_assert_uint_eq(n, sidecar_u64(&sc, "need_to_copy"));
+	ck_assert_uint_eq(data, sidecar_u64(&sc, "pages_copied"));
+	if (sidecar_has(&sc, "zero_pages")) {
+		ck_assert_uint_eq(pf->zero_flagged, sidecar_u64(&sc, "zero_pages"));
+		ck_assert_uint_eq(zero, sidecar_u64(&sc, "zero_pages"));
+	} else {
+		ck_assert_uint_eq(zero, 0);     /* before 6.6 nothing is flagged */
+	}
+	if (sidecar_has(&sc, "size_after_compression_kbytes"))
+		ck_assert_uint_eq(s.cmp / 1024,
+				  sidecar_u64(&sc, "size_after_compression_kbytes"));
+	if (in->compression != HIB_COMP_NONE) {
+		ck_assert_int_eq(p.crc_checked, 1);
+		ck_assert_int_eq(p.crc_ok, 1);
+		/* every chunk but the last holds 32 pages */
+		ck_assert_uint_eq(s.chunks, (in->pages - 1 + 31) / 32);
+	} else {
+		ck_assert_uint_eq(s.chunks, in->pages - 1);
+	}
+
+	ck_assert_int_eq(hib_image_identify(img, &id), HIB_OK);
+	ck_assert_str_eq(id.release, sidecar_get(&sc, "kernel_release"));
+	hib_image_free(img);
+}
+END_TEST
+
+
+/* ---- the writer ------------------------------------------------------------ */
+
+/* FNV-1a over (pfn, content) of every saved page in PFN order; a zero-flagged
+ * page counts as a page of zeros, so storing or omitting zero pages keeps it. */
+static uint64_t content_digest(const char *path, uint64_t *npages)
+{
+	static const unsigned char zero[65536];
+	struct hib_image *img = hib_image_new();
+	struct hib_reader *rd;
+	struct hib_page pg;
+	uint64_t h = 1469598103934665603ull;
+	unsigned int ps;
+	int rc;
+
+	ck_assert_int_eq(hib_image_open(img, path), HIB_OK);
+	rc = hib_image_load(img);
+	ck_assert_msg(rc == HIB_OK, "%s: %s", path, hib_image_error(img));
+	ps = hib_image_header(img)->page_size;
+	ck_assert_int_eq(hib_reader_new(img, &rd), HIB_OK);
+	*npages = 0;
+	while ((rc = hib_reader_next(rd, &pg)) == 1) {
+		const unsigned char *d = pg.data ? pg.data : zero;
+
+		/* libdeflate directly, not through the library under test */
+		h = (h ^ pg.pfn) * 1099511628211ull;
+		h = (h ^ libdeflate_crc32(0, d, ps)) * 1099511628211ull;
+		h = (h ^ libdeflate_adler32(1, d, ps)) * 1099511628211ull;
+		(*npages)++;
+	}
+	ck_assert_msg(rc == 0, "%s: %s", path, hib_image_error(img));
+	hib_reader_free(rd);
+	hib_image_free(img);
+	return h;
+}
+
+static uint8_t *image_slots(const char *path, uint64_t *devpages)
+{
+	struct hib_image *img = hib_image_new();
+	const struct hib_info *in;
+	uint64_t i, dev;
+	uint8_t *bits;
+
+	ck_assert_int_eq(hib_image_open(img, path), HIB_OK);
+	ck_assert_int_eq(hib_image_load(img), HIB_OK);
+	in = hib_image_info(img);
+	*devpages = hib_image_header(img)->device_size / hib_image_header(img)->page_size;
+	bits = calloc(*devpages / 8 + 1, 1);
+	for (i = 0; i < in->map_pages; i++) {
+		ck_assert_int_eq(hib_image_map_page(img, i, &dev), HIB_OK);
+		bits[dev / 8] |= (uint8_t)(1u << (dev % 8));
+	}
+	for (i = 0; i < in->map_entries; i++) {
+		ck_assert_int_eq(hib_image_map_entry(img, i, &dev), HIB_OK);
+		bits[dev / 8] |= (uint8_t)(1u << (dev % 8));
+	}
+	bits[0] |= 1;   /* the resume page changes by design */
+	hib_image_free(img);
+	return bits;
+}
+
+static const struct {
+	enum hib_compression to;
+	int level;
+	enum hib_zero_mode zero;
+	int unsafe;
+} modes[] = {
+	{ HIB_COMP_LZ4, HIB_LEVEL_AUTO, HIB_ZERO_KEEP, 0 },
+	{ HIB_COMP_LZO, HIB_LEVEL_AUTO, HIB_ZERO_KEEP, 0 },
+	{ HIB_COMP_LZO, 999, HIB_ZERO_KEEP, 0 },
+	{ HIB_COMP_LZO, HIB_LEVEL_AUTO, HIB_ZERO_STORE, 0 },
+	{ HIB_COMP_LZ4, HIB_LEVEL_AUTO, HIB_ZERO_OMIT, 0 },
+	{ HIB_COMP_NONE, HIB_LEVEL_AUTO, HIB_ZERO_KEEP, 1 },
+};
+#define NMODES (sizeof(modes) / sizeof(modes[0]))
+
+START_TEST(rewrite_round_trips)
+{
+	const char *name = fixtures[_i / NMODES];
+	size_t m = (size_t)_i % NMODES;
+	struct hib_recompress_opts o = { .to = modes[m].to, .level = modes[m].level,
+					 .zero = modes[m].zero,
+					 .unsafe_extra_slots = modes[m].unsafe };
+	struct hib_recompress_result res;
+	struct hib_image *img;
+	char src[512], out[600], cmd[1300];
+	uint64_t d_src, d_out, n_src, n_out, devpages, p;
+	unsigned char *a, *b;
+	uint8_t *slots;
+	size_t la, lb;
+	int rc;
+
+	fixture_img(src, sizeof(src), name);
+	mk_tmpdir();
+	snprintf(out, sizeof(out), "%s/out.img", tmpdir);
+	snprintf(cmd, sizeof(cmd), "sha256sum < '%s' > '%s/before'", src, tmpdir);
+	ck_assert_int_eq(system(cmd), 0);
+
+	img = hib_image_new();
+	ck_assert_int_eq(hib_image_open(img, src), HIB_OK);
+	ck_assert_int_eq(hib_image_load(img), HIB_OK);
+	rc = hib_recompress(img, out, &o, &res);
+	if (rc == HIB_ERR_INVAL && !o.unsafe_extra_slots && res.slots_extra) {
+		/* does not fit even at the hardest level: refused, nothing written */
+		ck_assert_int_eq(access(out, F_OK), -1);
+		hib_image_free(img);
+		rm_tmpdir();
+		return;
+	}
+	ck_assert_msg(rc == HIB_OK, "%s mode %zu: %s", name, m, hib_image_error(img));
+	hib_image_free(img);
+
+	/* same PFN -> content map */
+	d_src = content_digest(src, &n_src);
+	d_out = content_digest(out, &n_out);
+	ck_assert_uint_eq(n_src, n_out);
+	ck_assert_msg(d_src == d_out, "%s mode %zu: content differs", name, m);
+
+	/* every slot outside the source image, byte for byte */
+	slots = image_slots(src, &devpages);
+	a = (unsigned char *)slurp(src, &la);
+	b = (unsigned char *)slurp(out, &lb);
+	ck_assert_uint_eq(la, lb);
+	for (p = 0; p < devpages; p++)
+		if (!(slots[p / 8] & (1u << (p % 8))))
+			ck_assert_msg(o.unsafe_extra_slots ||
+				      !memcmp(a + p * 4096, b + p * 4096, 4096),
+				      "%s mode %zu: page %llu outside the image changed",
+				      name, m, (unsigned long long)p);
+	/* the swap header in the resume page is kept */
+	ck_assert(!memcmp(a, b, 4096 - 40));
+	free(a);
+	free(b);
+	free(slots);
+
+	snprintf(cmd, sizeof(cmd), "sha256sum < '%s' | cmp -s - '%s/before'", src, tmpdir);
+	ck_assert_msg(system(cmd) == 0, "%s: input changed", name);
+	rm_tmpdir();
+}
+END_TEST
+
+START_TEST(refuses_to_overwrite_input)
+{
+	struct hib_recompress_opts o = { .to = HIB_COMP_LZ4, .level = HIB_LEVEL_AUTO };
+	struct hib_recompress_result res;
+	struct hib_image *img;
+	char src[512], path[600];
+
+	fixture_img(src, sizeof(src), fixtures[0]);
+	mk_tmpdir();
+	img = hib_image_new();
+	ck_assert_int_eq(hib_image_open(img, src), HIB_OK);
+	ck_assert_int_eq(hib_image_load(img), HIB_OK);
+	ck_assert_int_eq(hib_recompress(img, src, &o, &res), HIB_ERR_INVAL);
+	ck_assert_ptr_nonnull(strstr(hib_image_error(img), "input itself"));
+	snprintf(path, sizeof(path), "%s/link", tmpdir);
+	ck_assert_int_eq(symlink(src, path), 0);
+	ck_assert_int_eq(hib_recompress(img, path, &o, &res), HIB_ERR_INVAL);
+	/* a hard link next to the input: same file system by construction */
+	snprintf(path, sizeof(path), "%s.hardlink-%d", src, (int)getpid());
+	ck_assert_int_eq(link(src, path), 0);
+	ck_assert_int_eq(hib_recompress(img, path, &o, &res), HIB_ERR_INVAL);
+	unlink(path);
+	hib_image_free(img);
+	rm_tmpdir();
+}
+END_TEST
+
+static Suite *lib_suite(void)
+{
+	Suite *s = suite_create("libhibimg");
+	TCase *tc;
+
+	tc = tcase_create("crc");
+	tcase_add_test(tc, crc_check_value);
+	tcase_add_test(tc, crc_matches_reference);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("probe");
+	tcase_add_test(tc, probe_kinds);
+	tcase_add_test(tc, map_bounds_and_cycles);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("fixtures");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, sidecar_matches_kernel_log, 0, (int)nfixtures);
+	tcase_add_loop_test(tc, reader_matches_kernel, 0, (int)nfixtures);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("writer");
+	tcase_set_timeout(tc, 300);
+	tcase_add_loop_test(tc, rewrite_round_trips, 0, (int)(nfixtures * NMODES));
+	tcase_add_test(tc, refuses_to_overwrite_input);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr;
+	int failed;
+
+	nfixtures = fixtures_list(fixtures, 32);
+	if (nfixtures < 4) {
+		fprintf(stderr, "expected at least 4 fixtures, found %zu\n", nfixtures);
+		return EXIT_FAILURE;
+	}
+	sr = srunner_create(lib_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Shared helpers for the CLI tests. Each script counts its own assertions and
+# ends with the "N passed, N failed" line.
+set -u
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+: "${HIBIMG:=$top_builddir/hibimg}"
+FIX_SRC=$top_srcdir/fixtures
+FIX_IMG=$top_builddir/fixtures
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/hibimg-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+npass=0
+nfail=0
+
+ok()   { npass=$((npass + 1)); }
+fail() { nfail=$((nfail + 1)); echo "FAIL: $*" >&2; }
+
+check() {   # check "description" cmd...
+	desc=$1; shift
+	if "$@"; then ok; else fail "$desc"; fi
+}
+
+# run_hib EXPECTED_STATUS args... : runs hibimg with a time limit, keeps
+# stdout/stderr in $TMP/out and $TMP/err, and checks the status. A signal or
+# a sanitizer abort never matches an expected status (they are >= 4).
+run_hib() {
+	want=$1; shift
+	timeout 120 "$HIBIMG" "$@" >"$TMP/out" 2>"$TMP/err"
+	got=$?
+	if [ "$got" = "$want" ]; then ok; else
+		fail "hibimg $* -> exit $got, expected $want"
+		sed 's/^/    /' "$TMP/err" >&2
+	fi
+}
+
+# Assert the last command's stderr mentions a phrase.
+err_has() {
+	if grep -q -- "$1" "$TMP/err"; then ok; else
+		fail "stderr lacks '$1'"; sed 's/^/    /' "$TMP/err" >&2
+	fi
+}
+
+out_has() {
+	if grep -q -- "$1" "$TMP/out"; then ok; else
+		fail "stdout lacks '$1'"; sed 's/^/    /' "$TMP/out" | head -40 >&2
+	fi
+}
+
+# json_get FILE KEY: the value of KEY in the first object of the top array.
+json_get() {
+	python3 -c 'import json,sys
+d=json.load(open(sys.argv[1])); v=list(d.values())[0][0].get(sys.argv[2])
+print("" if v is None else (str(v).lower() if isinstance(v,bool) else v))' "$1" "$2"
+}
+
+sidecar() {  # sidecar NAME KEY
+	sed -n "s/^$2=\([^#]*\).*/\1/p" "$FIX_SRC/$1.expect" | sed 's/[[:space:]]*$//'
+}
+
+fixtures() {
+	for f in "$FIX_SRC"/*.expect; do basename "$f" .expect; done
+}
+
+poke_u64() {  # poke_u64 FILE OFFSET VALUE (little-endian)
+	v=$3; s=""
+	for i in 0 1 2 3 4 5 6 7; do
+		s="$s\\$(printf %03o $(( (v >> (8 * i)) & 255 )))"
+	done
+	printf "$s" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+poke_u32() {
+	v=$3; s=""
+	for i in 0 1 2 3; do
+		s="$s\\$(printf %03o $(( (v >> (8 * i)) & 255 )))"
+	done
+	printf "$s" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+poke_str() {  # poke_str FILE OFFSET STRING
+	printf '%s' "$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+peek_u64() {
+	od -An -t u8 -j "$2" -N 8 "$1" | tr -d ' '
+}
+
+finish() {
+	echo "$npass passed, $nfail failed"
+	[ "$nfail" -eq 0 ]
+}

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <lz4.h>
 #include <lzo/lzo1x.h>
+#include <string.h>
 
 static pthread_once_t lzo_once = PTHREAD_ONCE_INIT;
 static int lzo_ok;
@@ -47,6 +48,87 @@ int hib_decompress(enum hib_compression c, const unsigned char *src,
 		if (r < 0)
 			return r;
 		*dst_len = (size_t)r;
+		return HIB_OK;
+	}
+	case HIB_COMP_NONE:
+		break;
+	}
+	return HIB_ERR_INVAL;
+}
+
+/*
+ * Compression, for the writer and the simulator. Levels: LZO 0/1 = LZO1X-1
+ * (what the kernel writes), anything higher = LZO1X-999; LZ4 0 = the
+ * kernel's LZ4_compress_default, 1..12 = LZ4HC at that level. Every output
+ * is a plain LZO1X stream or raw LZ4 block, which the kernel's
+ * lzo1x_decompress_safe / LZ4_decompress_safe read.
+ */
+#include <stdlib.h>
+#include <lz4hc.h>
+
+int hib_codec_init(struct hib_codec *cx)
+{
+	memset(cx, 0, sizeof(*cx));
+	pthread_once(&lzo_once, lzo_setup);
+	if (!lzo_ok)
+		return HIB_ERR_UNSUPPORTED;
+	cx->lzo1 = malloc(LZO1X_1_MEM_COMPRESS);
+	cx->lz4 = malloc((size_t)LZ4_sizeofState());
+	if (!cx->lzo1 || !cx->lz4) {
+		hib_codec_free(cx);
+		return HIB_ERR_NOMEM;
+	}
+	return HIB_OK;
+}
+
+void hib_codec_free(struct hib_codec *cx)
+{
+	free(cx->lzo1);
+	free(cx->lzo999);
+	free(cx->lz4);
+	free(cx->lz4hc);
+	memset(cx, 0, sizeof(*cx));
+}
+
+int hib_compress(struct hib_codec *cx, enum hib_compression c, int level,
+		 const unsigned char *src, size_t len, unsigned char *dst,
+		 size_t cap, size_t *out_len)
+{
+	switch (c) {
+	case HIB_COMP_LZO: {
+		lzo_uint out = cap;
+		int r;
+
+		if (level <= 1) {
+			r = lzo1x_1_compress(src, len, dst, &out, cx->lzo1);
+		} else {
+			if (!cx->lzo999 && !(cx->lzo999 = malloc(LZO1X_999_MEM_COMPRESS)))
+				return HIB_ERR_NOMEM;
+			r = lzo1x_999_compress(src, len, dst, &out, cx->lzo999);
+		}
+		if (r != LZO_E_OK || out > cap)
+			return HIB_ERR_INVAL;
+		*out_len = out;
+		return HIB_OK;
+	}
+	case HIB_COMP_LZ4: {
+		int r;
+
+		if (len > INT_MAX || cap > INT_MAX)
+			return HIB_ERR_INVAL;
+		if (level <= 0) {
+			r = LZ4_compress_fast_extState(cx->lz4, (const char *)src,
+						       (char *)dst, (int)len, (int)cap, 1);
+		} else {
+			if (!cx->lz4hc && !(cx->lz4hc = malloc((size_t)LZ4_sizeofStateHC())))
+				return HIB_ERR_NOMEM;
+			r = LZ4_compress_HC_extStateHC(cx->lz4hc, (const char *)src,
+						       (char *)dst, (int)len, (int)cap,
+						       level);
+		}
+		if (r <= 0)
+			return HIB_ERR_INVAL;
+		*out_len = (size_t)r;
 		return HIB_OK;
 	}
 	case HIB_COMP_NONE:

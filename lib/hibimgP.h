@@ -90,6 +90,15 @@ HIB_HIDDEN int hib_decompress(enum hib_compression c, const unsigned char *src,
 			      size_t src_len, unsigned char *dst, size_t dst_cap,
 			      size_t *dst_len);
 
+struct hib_codec {
+	void *lzo1, *lzo999, *lz4, *lz4hc;   /* per-thread work memory */
+};
+HIB_HIDDEN int hib_codec_init(struct hib_codec *cx);
+HIB_HIDDEN void hib_codec_free(struct hib_codec *cx);
+HIB_HIDDEN int hib_compress(struct hib_codec *cx, enum hib_compression c, int level,
+			    const unsigned char *src, size_t len, unsigned char *dst,
+			    size_t cap, size_t *out_len);
+
 /* snapshot.c */
 HIB_HIDDEN int hib_pfn_index_reset(struct hib_image *img, uint64_t meta_pages);
 HIB_HIDDEN int hib_pfn_index_add(struct hib_image *img, uint64_t entry,

@@ -27,8 +27,8 @@ static void __attribute__((noreturn)) usage(void)
 	       " -J, --json                 use JSON output format\n"
 	       " -r, --raw                  use raw output format\n"
 	       " -n, --noheadings           don't print headings\n"
-	       " -O, --output <file>        with 'page': write the raw page to <file>\n"
-	       " -o, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
+	       " -o, --output <file>        with 'page': write the raw page to <file>\n"
+	       " -R, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
 	       USAGE_HELP_OPTIONS);
 	printf("\nSee hibimg-dump(1).\n");
 	exit(EXIT_SUCCESS);
@@ -246,8 +246,8 @@ int cmd_dump(int argc, char **argv)
 		{ "json",          no_argument,       NULL, 'J' },
 		{ "raw",           no_argument,       NULL, 'r' },
 		{ "noheadings",    no_argument,       NULL, 'n' },
-		{ "output",        required_argument, NULL, 'O' },
-		{ "resume-offset", required_argument, NULL, 'o' },
+		{ "output",        required_argument, NULL, 'o' },
+		{ "resume-offset", required_argument, NULL, 'R' },
 		{ "help",          no_argument,       NULL, 'h' },
 		{ "version",       no_argument,       NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -258,13 +258,13 @@ int cmd_dump(int argc, char **argv)
 	uint64_t offset = 0;
 	int c, status;
 
-	while ((c = getopt_long(argc, argv, "JrnO:o:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Jrno:R:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'J': oo.json = 1; break;
 		case 'r': oo.raw = 1; break;
 		case 'n': oo.noheadings = 1; break;
-		case 'O': outfile = optarg; break;
-		case 'o': offset = parse_u64(optarg, "resume offset"); break;
+		case 'o': outfile = optarg; break;
+		case 'R': offset = parse_u64(optarg, "resume offset"); break;
 		case 'h': usage();
 		case 'V': print_version();
 		default: errtryhelp("dump");

@@ -17,7 +17,7 @@ static void __attribute__((noreturn)) usage(void)
 	printf("Options:\n"
 	       " -J, --json                 use JSON output format\n"
 	       " -r, --raw                  use raw output format\n"
-	       " -o, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
+	       " -R, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
 	       "     --no-scan              do not search memory for the kernel release\n"
 	       USAGE_HELP_OPTIONS);
 	printf("\nSee hibimg-info(1).\n");
@@ -79,7 +79,7 @@ int cmd_info(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "json",          no_argument,       NULL, 'J' },
 		{ "raw",           no_argument,       NULL, 'r' },
-		{ "resume-offset", required_argument, NULL, 'o' },
+		{ "resume-offset", required_argument, NULL, 'R' },
 		{ "no-scan",       no_argument,       NULL, OPT_NOSCAN },
 		{ "help",          no_argument,       NULL, 'h' },
 		{ "version",       no_argument,       NULL, 'V' },
@@ -90,11 +90,11 @@ int cmd_info(int argc, char **argv)
 	uint64_t offset = 0;
 	int c, scan = 1, status = EXIT_INTACT, i, n;
 
-	while ((c = getopt_long(argc, argv, "Jro:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "JrR:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'J': oo.json = 1; break;
 		case 'r': oo.raw = 1; break;
-		case 'o': offset = parse_u64(optarg, "resume offset"); break;
+		case 'R': offset = parse_u64(optarg, "resume offset"); break;
 		case OPT_NOSCAN: scan = 0; break;
 		case 'h': usage();
 		case 'V': print_version();

@@ -21,7 +21,7 @@ static void __attribute__((noreturn)) usage(void)
 	       " -J, --json                 use JSON output format\n"
 	       " -r, --raw                  use raw output format\n"
 	       " -q, --quiet                print nothing, only set the exit status\n"
-	       " -o, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
+	       " -R, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
 	       USAGE_HELP_OPTIONS);
 	printf("\nExit status: 0 intact, 1 damaged, 2 usage error or not a verifiable\n"
 	       "image, 3 I/O error. See hibimg-verify(1).\n");
@@ -62,7 +62,7 @@ int cmd_verify(int argc, char **argv)
 		{ "json",          no_argument,       NULL, 'J' },
 		{ "raw",           no_argument,       NULL, 'r' },
 		{ "quiet",         no_argument,       NULL, 'q' },
-		{ "resume-offset", required_argument, NULL, 'o' },
+		{ "resume-offset", required_argument, NULL, 'R' },
 		{ "help",          no_argument,       NULL, 'h' },
 		{ "version",       no_argument,       NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -80,12 +80,12 @@ int cmd_verify(int argc, char **argv)
 	int c, rc, quiet = 0, tty = isatty(STDERR_FILENO);
 	const char *status;
 
-	while ((c = getopt_long(argc, argv, "Jrqo:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "JrqR:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'J': oo.json = 1; break;
 		case 'r': oo.raw = 1; break;
 		case 'q': quiet = 1; break;
-		case 'o': offset = parse_u64(optarg, "resume offset"); break;
+		case 'R': offset = parse_u64(optarg, "resume offset"); break;
 		case 'h': usage();
 		case 'V': print_version();
 		default: errtryhelp("verify");

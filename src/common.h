@@ -37,5 +37,6 @@ const char *flags_string(uint32_t flags, char *buf, size_t cap);
 int cmd_info(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_recompress(int argc, char **argv);
 
 #endif

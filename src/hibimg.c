@@ -16,6 +16,7 @@ static const struct cmd commands[] = {
 	{ "info",   cmd_info,   "describe hibernation images and swap areas" },
 	{ "verify", cmd_verify, "check an image completely: structure, every chunk, CRC" },
 	{ "dump",   cmd_dump,   "print one layer of an image: header, map, chunks, pfns, page" },
+	{ "recompress", cmd_recompress, "rewrite an image: LZO, LZ4 or raw, zero pages stored or omitted" },
 };
 
 void warnx_(const char *fmt, ...)
@@ -136,7 +137,7 @@ static void __attribute__((noreturn)) usage(void)
 	printf("Read, check and analyse Linux hibernation (swsusp) images offline.\n\n");
 	printf("Commands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		printf(" %-10s %s\n", commands[i].name, commands[i].summary);
+		printf(" %-11s %s\n", commands[i].name, commands[i].summary);
 	printf("\nOptions:\n" USAGE_HELP_OPTIONS);
 	printf("\nExit status: 0 intact, 1 damaged, 2 usage error or unsupported area,\n"
 	       "3 I/O error.\n");

@@ -1,0 +1,783 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * writer.c - rewrite the image part of a swap area, the way the kernel's
+ * swsusp_write() / save_compressed_image() / mark_swapfiles() would have
+ * written it, into the slots the source image occupied and nowhere else.
+ *
+ * Why only those slots: the swap area usually also holds pages the
+ * hibernated system had swapped out before it hibernated; after resume its
+ * processes read them back. The slots of the image itself are the only ones
+ * known to be free in the hibernated system (they were allocated after the
+ * snapshot). So: size the new image first (compressing harder where it does
+ * not fit), then copy the area, write the image into those slots in the
+ * kernel's allocation order, zero the ones left over, and write the resume
+ * page last.
+ */
+#include "hibimgP.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_LADDER 4
+
+struct wctx {
+	struct hib_image *img;
+	const struct hib_recompress_opts *o;
+	struct hib_recompress_result *res;
+	struct hib_codec codec;
+	unsigned int ps, word;
+	uint64_t epm;               /* MAP_PAGE_ENTRIES */
+	uint64_t entries;           /* PFN-list entries (unchanged by a rewrite) */
+	uint64_t meta_pages;
+	uint64_t image_pages;       /* of the new image */
+	uint64_t stream_pages;      /* pages - 1 of the new image */
+	uint64_t nchunks;
+	uint8_t *outzero;           /* entry is zero-flagged in the output */
+	unsigned char *hdrpage;     /* new swsusp_info */
+	unsigned char *unc, *cmp, *zeropage, *mappage;
+	size_t unc_pages;
+	uint64_t chunk;             /* chunk being filled */
+
+	/* per pass */
+	int writing;
+	int per_chunk;              /* levels from chunk_level[], not size_level */
+	const int *ladder;
+	int nladder;
+	int fixed_level;
+	uint8_t *chunk_level;       /* index into ladder, per chunk */
+	uint8_t *chunk_disk;        /* disk pages per chunk at the size pass's level */
+	int size_level;             /* ladder index the size pass uses */
+	uint64_t disk_pages, cmp_bytes;
+	uint32_t crc;
+	uint64_t pass_done;
+	const char *phase;
+
+	/* slots */
+	uint8_t *slots;             /* bitmap of the source image's slots */
+	uint64_t nslots;
+	uint64_t cursor;            /* next slot to look at */
+	uint64_t extra_cursor;      /* next page outside the set (unsafe) */
+	uint64_t slots_used, slots_extra;
+	int fd;
+	uint64_t cur_map, map_k, first_map;
+};
+
+static const int ladder_lz4[] = { 0, 1, 9, 12 };
+static const int ladder_lzo[] = { 1, 999 };
+static const int ladder_none[] = { 0 };
+
+static inline bool bit(const uint8_t *b, uint64_t n)
+{
+	return b[n >> 3] & (1u << (n & 7));
+}
+
+static inline void set_bit(uint8_t *b, uint64_t n)
+{
+	b[n >> 3] |= (uint8_t)(1u << (n & 7));
+}
+
+static void put_word(const struct hib_layout *lay, unsigned char *p,
+		     uint64_t v, unsigned int size)
+{
+	unsigned int i;
+
+	for (i = 0; i < size; i++) {
+		unsigned int sh = lay->be ? (size - 1 - i) * 8 : i * 8;
+
+		p[i] = (unsigned char)(v >> sh);
+	}
+}
+
+static bool page_is_zero(const unsigned char *p, unsigned int ps)
+{
+	const uint64_t *w = (const uint64_t *)(const void *)p;
+	uint64_t acc = 0;
+	unsigned int i;
+
+	for (i = 0; i < ps / 8; i++)
+		acc |= w[i];
+	return acc == 0;
+}
+
+/* ---- slots ---------------------------------------------------------------- */
+
+static int collect_slots(struct wctx *w)
+{
+	struct hib_image *img = w->img;
+	uint64_t i, dev;
+	int rc;
+
+	w->slots = calloc(img->devpages / 8 + 1, 1);
+	if (!w->slots)
+		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	for (i = 0; i < img->n_map_pages; i++)
+		set_bit(w->slots, img->map_pages[i]);
+	for (i = 0; i < img->info.map_entries; i++) {
+		rc = hib_image_map_entry(img, i, &dev);
+		if (rc)
+			return rc;
+		set_bit(w->slots, dev);
+	}
+	w->nslots = img->n_map_pages + img->info.map_entries;
+	return HIB_OK;
+}
+
+static bool extra_ok(const struct wctx *w, uint64_t p)
+{
+	const struct hib_image *img = w->img;
+
+	if (p == 0 || p == img->resume_offset || bit(w->slots, p))
+		return false;
+	if (img->resume_offset == 0 && img->hdr.swap_version == 1 &&
+	    img->hdr.last_page && p > img->hdr.last_page)
+		return false;
+	return true;
+}
+
+static int alloc_slot(struct wctx *w, uint64_t *slot)
+{
+	struct hib_image *img = w->img;
+
+	while (w->cursor < img->devpages && !bit(w->slots, w->cursor))
+		w->cursor++;
+	if (w->cursor < img->devpages) {
+		*slot = w->cursor++;
+		w->slots_used++;
+		return HIB_OK;
+	}
+	if (w->o->unsafe_extra_slots) {
+		while (w->extra_cursor < img->devpages && !extra_ok(w, w->extra_cursor))
+			w->extra_cursor++;
+		if (w->extra_cursor < img->devpages) {
+			*slot = w->extra_cursor++;
+			w->slots_extra++;
+			return HIB_OK;
+		}
+	}
+	return hib_seterr(img, HIB_ERR_INVAL, "no free slot left for the new image");
+}
+
+static int out_write(struct wctx *w, const void *buf, size_t len, uint64_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pwrite(w->fd, (const char *)buf + done, len - done,
+				   (off_t)(off + done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return hib_seterr(w->img, HIB_ERR_IO,
+					  "write error at output offset 0x%llx: %s",
+					  (unsigned long long)(off + done),
+					  n < 0 ? strerror(errno) : "no progress");
+		done += (size_t)n;
+	}
+	return HIB_OK;
+}
+
+/* swap_write_page(): a slot for the page, and one for the next map page
+ * whenever the current one fills up. */
+static int put_page(struct wctx *w, const unsigned char *page)
+{
+	const struct hib_layout *lay = &w->img->lay;
+	uint64_t slot, next;
+	int rc;
+
+	rc = alloc_slot(w, &slot);
+	if (rc)
+		return rc;
+	rc = out_write(w, page, w->ps, slot * w->ps);
+	if (rc)
+		return rc;
+	put_word(lay, w->mappage + w->map_k * lay->sector, slot, lay->sector);
+	if (++w->map_k == w->epm) {
+		rc = alloc_slot(w, &next);
+		if (rc)
+			return rc;
+		put_word(lay, w->mappage + w->epm * lay->sector, next, lay->sector);
+		rc = out_write(w, w->mappage, w->ps, w->cur_map * w->ps);
+		if (rc)
+			return rc;
+		memset(w->mappage, 0, w->ps);
+		w->cur_map = next;
+		w->map_k = 0;
+	}
+	return HIB_OK;
+}
+
+/* ---- the new stream --------------------------------------------------------- */
+
+static int flush_chunk(struct wctx *w)
+{
+	const struct hib_recompress_opts *o = w->o;
+	unsigned int hdr = w->word;
+	size_t n = w->unc_pages, cmp_len = 0;
+	uint64_t pages, i;
+	int level, rc;
+
+	if (!n)
+		return HIB_OK;
+	if (o->to == HIB_COMP_NONE) {
+		/* raw: the "chunk" is one page, no CRC */
+		if (w->writing) {
+			rc = put_page(w, w->unc);
+			if (rc)
+				return rc;
+		}
+		w->disk_pages++;
+		w->unc_pages = 0;
+		w->chunk++;
+		return HIB_OK;
+	}
+	level = w->ladder[w->per_chunk ? w->chunk_level[w->chunk] : w->size_level];
+	rc = hib_compress(&w->codec, o->to, level, w->unc, n * w->ps,
+			  w->cmp + hdr, (size_t)CMP_PAGES_MAX * w->ps - hdr, &cmp_len);
+	if (rc)
+		return hib_seterr(w->img, rc, "chunk %llu: %s compression failed",
+				  (unsigned long long)w->chunk,
+				  hib_compression_name(o->to));
+	if (cmp_len == 0 || cmp_len > WORST_COMPRESS(n * w->ps))
+		return hib_seterr(w->img, HIB_ERR_INVAL,
+				  "chunk %llu: compressed length %zu outside the kernel's bound",
+				  (unsigned long long)w->chunk, cmp_len);
+	put_word(&w->img->lay, w->cmp, cmp_len, hdr);
+	pages = div_round_up(hdr + cmp_len, w->ps);
+	w->crc = hib_crc32_le(w->crc, w->unc, n * w->ps);
+	w->cmp_bytes += cmp_len;
+	w->disk_pages += pages;
+	if (w->writing) {
+		/* padding is zeros, not leftovers as the kernel's are */
+		memset(w->cmp + hdr + cmp_len, 0, pages * w->ps - hdr - cmp_len);
+		for (i = 0; i < pages; i++) {
+			rc = put_page(w, w->cmp + i * w->ps);
+			if (rc)
+				return rc;
+		}
+	} else {
+		w->chunk_disk[w->chunk] = (uint8_t)pages;
+	}
+	w->unc_pages = 0;
+	w->chunk++;
+	return HIB_OK;
+}
+
+static int sink_page(struct wctx *w, const unsigned char *page)
+{
+	memcpy(w->unc + w->unc_pages * w->ps, page, w->ps);
+	w->pass_done++;
+	if (++w->unc_pages == (w->o->to == HIB_COMP_NONE ? 1 : UNC_PAGES))
+		return flush_chunk(w);
+	if (w->o->progress && (w->pass_done & 0x3fff) == 0)
+		w->o->progress(w->phase, w->pass_done, w->stream_pages, w->o->progress_arg);
+	return HIB_OK;
+}
+
+static int emit_meta(struct wctx *w)
+{
+	const struct hib_layout *lay = &w->img->lay;
+	uint64_t per = w->ps / w->word, flag = (uint64_t)1 << (w->word * 8 - 1);
+	uint64_t e = 0, m;
+	int rc;
+
+	for (m = 0; m < w->meta_pages; m++) {
+		unsigned char *pg = w->zeropage + w->ps;   /* scratch page */
+		uint64_t j;
+
+		memset(pg, 0, w->ps);
+		for (j = 0; j < per && e < w->entries; j++, e++) {
+			uint64_t pfn;
+
+			(void)hib_image_pfn_entry(w->img, e, &pfn, NULL);
+			if (bit(w->outzero, e))
+				pfn |= flag;
+			put_word(lay, pg + j * w->word, pfn, w->word);
+		}
+		if (j < per)
+			put_word(lay, pg + j * w->word, ~(uint64_t)0, w->word);
+		rc = sink_page(w, pg);
+		if (rc)
+			return rc;
+	}
+	return HIB_OK;
+}
+
+/* One pass over the source producing the new stream. */
+static int run_pass(struct wctx *w, const char *phase)
+{
+	struct hib_reader *rd;
+	struct hib_page pg;
+	int rc;
+
+	w->chunk = 0;
+	w->unc_pages = 0;
+	w->disk_pages = w->cmp_bytes = 0;
+	w->crc = 0;
+	w->pass_done = 0;
+	w->phase = phase;
+	rc = emit_meta(w);
+	if (rc)
+		return rc;
+	rc = hib_reader_new(w->img, &rd);
+	if (rc)
+		return rc;
+	while ((rc = hib_reader_next(rd, &pg)) == 1) {
+		if (bit(w->outzero, pg.entry))
+			continue;
+		rc = sink_page(w, pg.data ? pg.data : w->zeropage);
+		if (rc)
+			break;
+	}
+	hib_reader_free(rd);
+	if (rc == 0)
+		rc = flush_chunk(w);
+	if (rc == 0 && w->pass_done != w->stream_pages)
+		rc = hib_seterr(w->img, HIB_ERR_INVAL,
+				"internal: %llu stream pages produced, %llu expected",
+				(unsigned long long)w->pass_done,
+				(unsigned long long)w->stream_pages);
+	if (rc == 0 && w->o->progress)
+		w->o->progress(phase, w->stream_pages, w->stream_pages, w->o->progress_arg);
+	return rc;
+}
+
+/* Which entries are zero-flagged in the output. */
+static int plan_zero(struct wctx *w)
+{
+	struct hib_image *img = w->img;
+	uint64_t e, n = 0;
+
+	w->outzero = calloc(w->entries / 8 + 1, 1);
+	if (!w->outzero)
+		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	if (w->o->zero == HIB_ZERO_KEEP || w->o->zero == HIB_ZERO_OMIT)
+		for (e = 0; e < w->entries; e++)
+			if (hib_pfn_is_zero(img, e))
+				set_bit(w->outzero, e);
+	if (w->o->zero == HIB_ZERO_OMIT) {
+		struct hib_reader *rd;
+		struct hib_page pg;
+		int rc = hib_reader_new(img, &rd);
+
+		if (rc)
+			return rc;
+		while ((rc = hib_reader_next(rd, &pg)) == 1)
+			if (pg.data && page_is_zero(pg.data, w->ps))
+				set_bit(w->outzero, pg.entry);
+		hib_reader_free(rd);
+		if (rc < 0)
+			return rc;
+	}
+	for (e = 0; e < w->entries; e++)
+		n += bit(w->outzero, e);
+	w->res->zero_flagged = n;
+	w->image_pages = w->entries - n;
+	w->stream_pages = w->meta_pages + w->image_pages;
+	w->nchunks = w->o->to == HIB_COMP_NONE ? w->stream_pages :
+		     div_round_up(w->stream_pages, UNC_PAGES);
+	return HIB_OK;
+}
+
+static uint64_t slots_for(const struct wctx *w, uint64_t disk_pages)
+{
+	uint64_t E = 1 + disk_pages;        /* swsusp_info + stream */
+
+	return E + E / w->epm + 1;
+}
+
+static int cmp_gain_desc(const void *a, const void *b, void *arg)
+{
+	const int64_t *gain = arg;
+	int64_t ga = gain[*(const uint32_t *)a], gb = gain[*(const uint32_t *)b];
+
+	return ga < gb ? 1 : ga > gb ? -1 :
+	       (*(const uint32_t *)a > *(const uint32_t *)b) -
+	       (*(const uint32_t *)a < *(const uint32_t *)b);
+}
+
+/* Size at the default level; where it does not fit, upgrade the chunks that
+ * win the most pages at the next level, then the next. */
+static int choose_levels(struct wctx *w)
+{
+	const struct hib_recompress_opts *o = w->o;
+	uint64_t avail = w->nslots, total, k;
+	uint8_t *cur_disk = NULL;
+	int64_t *gain = NULL;
+	uint32_t *order = NULL;
+	int li, rc;
+
+	w->chunk_level = calloc(w->nchunks + 1, 1);
+	w->chunk_disk = calloc(w->nchunks + 1, 1);
+	if (!w->chunk_level || !w->chunk_disk)
+		return hib_seterr(w->img, HIB_ERR_NOMEM, "out of memory");
+	w->size_level = 0;
+	rc = run_pass(w, "sizing");
+	if (rc)
+		return rc;
+	total = w->disk_pages;
+	w->res->level_default = w->ladder[0];
+	w->res->level_max = w->ladder[0];
+	if (slots_for(w, total) <= avail || w->nladder == 1 ||
+	    o->to == HIB_COMP_NONE)
+		goto done;
+
+	cur_disk = malloc(w->nchunks + 1);
+	gain = malloc((w->nchunks + 1) * sizeof(*gain));
+	order = malloc((w->nchunks + 1) * sizeof(*order));
+	if (!cur_disk || !gain || !order) {
+		rc = hib_seterr(w->img, HIB_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	memcpy(cur_disk, w->chunk_disk, w->nchunks);
+	for (li = 1; li < w->nladder && slots_for(w, total) > avail; li++) {
+		w->size_level = li;
+		rc = run_pass(w, "sizing harder");
+		if (rc)
+			goto out;
+		for (k = 0; k < w->nchunks; k++) {
+			gain[k] = (int64_t)cur_disk[k] - (int64_t)w->chunk_disk[k];
+			order[k] = (uint32_t)k;
+		}
+		qsort_r(order, w->nchunks, sizeof(*order), cmp_gain_desc, gain);
+		for (k = 0; k < w->nchunks && slots_for(w, total) > avail; k++) {
+			uint32_t c = order[k];
+
+			if (gain[c] <= 0)
+				break;
+			total -= (uint64_t)gain[c];
+			cur_disk[c] = w->chunk_disk[c];
+			w->chunk_level[c] = (uint8_t)li;
+			w->res->level_max = w->ladder[li];
+		}
+	}
+	/* Sizes of the chosen mix, exactly, for the report. */
+	w->per_chunk = 1;
+	rc = run_pass(w, "sizing mix");
+	if (rc)
+		goto out;
+	if (w->disk_pages != total) {
+		rc = hib_seterr(w->img, HIB_ERR_INVAL, "internal: level mix sized twice differently");
+		goto out;
+	}
+done:
+	w->res->disk_pages = total;
+	rc = HIB_OK;
+out:
+	free(cur_disk);
+	free(gain);
+	free(order);
+	return rc;
+}
+
+/* ---- output ------------------------------------------------------------------ */
+
+static int same_file(struct hib_image *img, const struct stat *st)
+{
+	struct stat in;
+
+	if (fstat(img->fd, &in) < 0)
+		return 0;
+	if (S_ISBLK(in.st_mode) && S_ISBLK(st->st_mode))
+		return in.st_rdev == st->st_rdev;
+	return in.st_dev == st->st_dev && in.st_ino == st->st_ino;
+}
+
+/* Copies the whole source area; runs of zeros stay holes in a new file. */
+static int copy_area(struct wctx *w, int sparse)
+{
+	struct hib_image *img = w->img;
+	size_t bs = 1 << 20;
+	unsigned char *buf = malloc(bs);
+	uint64_t off;
+	int rc = HIB_OK;
+
+	if (!buf)
+		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	for (off = 0; off < img->devsize && rc == HIB_OK; off += bs) {
+		size_t n = img->devsize - off < bs ? (size_t)(img->devsize - off) : bs;
+		size_t i;
+		bool zero = true;
+
+		rc = hib_pread(img, buf, n, off, "copying the swap area");
+		if (rc)
+			break;
+		if (sparse)
+			for (i = 0; i < n && zero; i += 8)
+				zero = !memcmp(buf + i, "\0\0\0\0\0\0\0\0", n - i < 8 ? n - i : 8);
+		if (!sparse || !zero)
+			rc = out_write(w, buf, n, off);
+	}
+	free(buf);
+	if (rc == HIB_OK && sparse && ftruncate(w->fd, (off_t)img->devsize) < 0)
+		rc = hib_seterr(img, HIB_ERR_IO, "cannot size the output: %s", strerror(errno));
+	return rc;
+}
+
+static int write_image(struct wctx *w)
+{
+	struct hib_image *img = w->img;
+	const struct hib_layout *lay = &img->lay;
+	unsigned char *rp;
+	int rc;
+
+	w->writing = 1;
+	w->per_chunk = 1;
+	w->cursor = 1;
+	w->extra_cursor = 1;
+	w->map_k = 0;
+	memset(w->mappage, 0, w->ps);
+	rc = alloc_slot(w, &w->first_map);          /* get_swap_writer() */
+	if (rc)
+		return rc;
+	w->cur_map = w->first_map;
+	rc = put_page(w, w->hdrpage);               /* swsusp_info, raw */
+	if (rc)
+		return rc;
+	rc = run_pass(w, "writing");
+	if (rc)
+		return rc;
+	rc = out_write(w, w->mappage, w->ps, w->cur_map * w->ps);  /* flush */
+	if (rc)
+		return rc;
+	/* Old slots the new image did not need hold nothing of value now. */
+	memset(w->zeropage, 0, w->ps);
+	while (w->cursor < img->devpages) {
+		if (bit(w->slots, w->cursor)) {
+			rc = out_write(w, w->zeropage, w->ps, w->cursor * w->ps);
+			if (rc)
+				return rc;
+		}
+		w->cursor++;
+	}
+	/* mark_swapfiles(): the resume page keeps the swap header; only the
+	 * hibernation fields change. */
+	rp = w->zeropage + w->ps;
+	rc = hib_pread(img, rp, w->ps, img->resume_offset * w->ps, "resume page");
+	if (rc)
+		return rc;
+	memcpy(rp + w->ps - 10, HIBERNATE_SIG, 10);
+	put_word(lay, rp + w->ps - 32, w->first_map, lay->sector);
+	put_word(lay, rp + w->ps - 24, w->res->flags, 4);
+	put_word(lay, rp + w->ps - 36,
+		 (w->res->flags & HIB_SF_CRC32_MODE) ? w->crc : 0, 4);
+	return out_write(w, rp, w->ps, img->resume_offset * w->ps);
+}
+
+static int open_output(struct wctx *w, const char *out, char **tmp)
+{
+	struct hib_image *img = w->img;
+	struct stat st;
+
+	*tmp = NULL;
+	if (stat(out, &st) == 0) {
+		if (same_file(img, &st))
+			return hib_seterr(img, HIB_ERR_INVAL,
+					  "%s is the input itself: refusing to write over the evidence",
+					  out);
+		if (S_ISBLK(st.st_mode) && !w->o->device)
+			return hib_seterr(img, HIB_ERR_INVAL,
+					  "%s is a block device: writing to a device needs --device", out);
+	} else if (errno != ENOENT) {
+		return hib_seterr(img, HIB_ERR_IO, "cannot stat %s: %s", out, strerror(errno));
+	} else if (w->o->device) {
+		return hib_seterr(img, HIB_ERR_INVAL, "%s: no such device", out);
+	}
+	if (w->o->device) {
+		uint64_t sz = 0;
+
+		if (!S_ISBLK(st.st_mode))
+			return hib_seterr(img, HIB_ERR_INVAL, "%s is not a block device", out);
+		w->fd = open(out, O_WRONLY | O_EXCL | O_CLOEXEC);
+		if (w->fd < 0)
+			return hib_seterr(img, HIB_ERR_IO, "cannot open %s: %s", out, strerror(errno));
+		if (ioctl(w->fd, BLKGETSIZE64, &sz) < 0 || sz < img->devsize)
+			return hib_seterr(img, HIB_ERR_INVAL,
+					  "%s is smaller than the source area (%llu bytes)",
+					  out, (unsigned long long)img->devsize);
+		return HIB_OK;
+	}
+	if (asprintf(tmp, "%s.hibimg-XXXXXX", out) < 0) {
+		*tmp = NULL;
+		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	}
+	w->fd = mkostemp(*tmp, O_CLOEXEC);
+	if (w->fd < 0) {
+		int e = errno;
+
+		free(*tmp);
+		*tmp = NULL;
+		return hib_seterr(img, HIB_ERR_IO, "cannot create a file next to %s: %s",
+				  out, strerror(e));
+	}
+	fchmod(w->fd, 0600);
+	return HIB_OK;
+}
+
+static void new_header_page(struct wctx *w)
+{
+	const struct hib_layout *lay = &w->img->lay;
+	unsigned int o_np = w->word == 8 ? 400 : 396;
+	uint64_t pages = w->stream_pages + 1;
+
+	memcpy(w->hdrpage, w->img->info_page, w->ps);
+	put_word(lay, w->hdrpage + o_np + 2 * w->word, w->image_pages, w->word);
+	put_word(lay, w->hdrpage + o_np + 3 * w->word, pages, w->word);
+	put_word(lay, w->hdrpage + o_np + 4 * w->word, pages * w->ps, w->word);
+}
+
+static const char *needs_kernel(const struct wctx *w)
+{
+	if (w->o->to == HIB_COMP_LZ4)
+		return "6.9";
+	if (w->res->zero_flagged)
+		return "6.6";
+	if (w->o->to != HIB_COMP_NONE)
+		return "3.2";
+	return "2.6.37";
+}
+
+int hib_recompress(struct hib_image *img, const char *out,
+		   const struct hib_recompress_opts *o,
+		   struct hib_recompress_result *res)
+{
+	struct wctx w;
+	char *tmp = NULL;
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	memset(&w, 0, sizeof(w));
+	w.fd = -1;
+	if (!img->loaded)
+		return hib_seterr(img, HIB_ERR_INVAL, "image not loaded");
+	rc = hib_image_load_pfns(img);
+	if (rc)
+		return rc;
+	w.img = img;
+	w.o = o;
+	w.res = res;
+	w.ps = img->lay.ps;
+	w.word = img->lay.word;
+	w.epm = img->map_page_entries;
+	w.entries = img->pfns.entries;
+	w.meta_pages = img->info.meta_pages;
+	switch (o->to) {
+	case HIB_COMP_LZ4: w.ladder = ladder_lz4; w.nladder = 4; break;
+	case HIB_COMP_LZO: w.ladder = ladder_lzo; w.nladder = 2; break;
+	default:           w.ladder = ladder_none; w.nladder = 1; break;
+	}
+	if (o->level != HIB_LEVEL_AUTO) {
+		w.fixed_level = o->level;
+		w.ladder = &w.fixed_level;
+		w.nladder = 1;
+	}
+	w.hdrpage = malloc(w.ps);
+	w.unc = malloc((size_t)UNC_PAGES * w.ps);
+	w.cmp = malloc((size_t)CMP_PAGES_MAX * w.ps);
+	w.zeropage = calloc(2, w.ps);
+	w.mappage = calloc(1, w.ps);
+	if (!w.hdrpage || !w.unc || !w.cmp || !w.zeropage || !w.mappage) {
+		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	rc = hib_codec_init(&w.codec);
+	if (rc) {
+		hib_seterr(img, rc, "cannot set up the compressors");
+		goto out;
+	}
+	res->flags = (img->hdr.flags & (HIB_SF_PLATFORM_MODE | HIB_SF_HW_SIG)) |
+		     (o->to == HIB_COMP_NONE ? HIB_SF_NOCOMPRESS_MODE : HIB_SF_CRC32_MODE) |
+		     (o->to == HIB_COMP_LZ4 ? HIB_SF_COMPRESSION_ALG_LZ4 : 0);
+
+	rc = collect_slots(&w);
+	if (rc == HIB_OK)
+		rc = plan_zero(&w);
+	if (rc == HIB_OK)
+		rc = choose_levels(&w);
+	if (rc)
+		goto out;
+	res->slots_source = w.nslots;
+	res->slots_needed = slots_for(&w, res->disk_pages);
+	res->stream_pages = w.stream_pages;
+	res->image_pages = w.image_pages;
+	res->cmp_bytes = w.cmp_bytes;
+	res->chunks = w.nchunks;
+	for (uint64_t k = 0; k < w.nchunks && o->to != HIB_COMP_NONE; k++)
+		res->chunks_harder += w.chunk_level[k] != 0;
+	res->needs_kernel = needs_kernel(&w);
+	res->slots_extra = res->slots_needed > w.nslots ? res->slots_needed - w.nslots : 0;
+	if (res->slots_extra && !o->unsafe_extra_slots) {
+		rc = hib_seterr(img, HIB_ERR_INVAL,
+				"the new image needs %llu slots, the source image occupied %llu: %llu missing even at the hardest level (--unsafe-extra-slots takes others, which may hold pages the hibernated system had swapped out)",
+				(unsigned long long)res->slots_needed,
+				(unsigned long long)w.nslots,
+				(unsigned long long)res->slots_extra);
+		goto out;
+	}
+	if (o->dry_run)
+		goto out;
+
+	new_header_page(&w);
+	rc = open_output(&w, out, &tmp);
+	if (rc == HIB_OK)
+		rc = copy_area(&w, !o->device);
+	if (rc == HIB_OK)
+		rc = write_image(&w);
+	if (rc == HIB_OK) {
+		res->crc32 = w.crc;
+		res->cmp_bytes = w.cmp_bytes;
+		res->slots_extra = w.slots_extra;
+		if (res->disk_pages != w.disk_pages)
+			rc = hib_seterr(img, HIB_ERR_INVAL,
+					"internal: sized %llu disk pages, wrote %llu",
+					(unsigned long long)res->disk_pages,
+					(unsigned long long)w.disk_pages);
+	}
+	/* The stream is the source's when only the codec changed: its CRC
+	 * must come out the same. */
+	if (rc == HIB_OK && o->to != HIB_COMP_NONE &&
+	    (img->hdr.flags & HIB_SF_CRC32_MODE) &&
+	    res->zero_flagged == img->pfns.zero_flagged &&
+	    res->image_pages == img->info.image_pages) {
+		res->crc_compared = 1;
+		if (w.crc != img->hdr.crc32)
+			rc = hib_seterr(img, HIB_ERR_DAMAGED,
+					"CRC32 of the rewritten stream 0x%08x differs from the source's 0x%08x",
+					w.crc, img->hdr.crc32);
+	}
+	if (rc == HIB_OK && fsync(w.fd) < 0)
+		rc = hib_seterr(img, HIB_ERR_IO, "cannot sync %s: %s", out, strerror(errno));
+	if (w.fd >= 0 && close(w.fd) < 0 && rc == HIB_OK)
+		rc = hib_seterr(img, HIB_ERR_IO, "cannot close %s: %s", out, strerror(errno));
+	w.fd = -1;
+	if (rc == HIB_OK && tmp && rename(tmp, out) < 0)
+		rc = hib_seterr(img, HIB_ERR_IO, "cannot rename to %s: %s", out, strerror(errno));
+	if (rc == HIB_OK && tmp) {
+		free(tmp);
+		tmp = NULL;
+	}
+out:
+	if (w.fd >= 0)
+		close(w.fd);
+	if (tmp) {
+		unlink(tmp);
+		free(tmp);
+	}
+	hib_codec_free(&w.codec);
+	free(w.hdrpage);
+	free(w.unc);
+	free(w.cmp);
+	free(w.zeropage);
+	free(w.mappage);
+	free(w.outzero);
+	free(w.slots);
+	free(w.chunk_level);
+	free(w.chunk_disk);
+	return rc;
+}

@@ -218,6 +218,11 @@ const struct hib_info *hib_image_info(const struct hib_image *img)
 	return img->loaded ? &img->info : NULL;
 }
 
+const unsigned char *hib_image_info_page(const struct hib_image *img)
+{
+	return img->loaded ? img->info_page : NULL;
+}
+
 const struct hib_pfns *hib_image_pfns(const struct hib_image *img)
 {
 	return img->pfns_loaded ? &img->pfns : NULL;

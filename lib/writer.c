@@ -59,6 +59,12 @@ struct wctx {
 	uint64_t pass_done;
 	const char *phase;
 
+	/* hib_image_build(): pages from the caller instead of a source image */
+	hib_build_page_fn build_fn;
+	void *build_arg;
+	const uint64_t *build_pfns;
+	int fresh;                  /* a new area: nothing to keep, nothing to zero */
+
 	/* slots */
 	uint8_t *slots;             /* bitmap of the source image's slots */
 	uint64_t nslots;
@@ -295,7 +301,10 @@ static int emit_meta(struct wctx *w)
 		for (j = 0; j < per && e < w->entries; j++, e++) {
 			uint64_t pfn;
 
-			(void)hib_image_pfn_entry(w->img, e, &pfn, NULL);
+			if (w->build_pfns)
+				pfn = w->build_pfns[e];
+			else
+				(void)hib_image_pfn_entry(w->img, e, &pfn, NULL);
 			if (bit(w->outzero, e))
 				pfn |= flag;
 			put_word(lay, pg + j * w->word, pfn, w->word);
@@ -325,6 +334,24 @@ static int run_pass(struct wctx *w, const char *phase)
 	rc = emit_meta(w);
 	if (rc)
 		return rc;
+	if (w->build_fn) {
+		uint64_t e;
+
+		for (e = 0, rc = 0; e < w->entries && rc == 0; e++) {
+			unsigned char *pgbuf = w->zeropage + w->ps;
+
+			if (bit(w->outzero, e))
+				continue;
+			rc = w->build_fn(w->build_arg, e, pgbuf);
+			if (rc)
+				rc = hib_seterr(w->img, rc < 0 ? rc : HIB_ERR_INVAL,
+						"page source failed at entry %llu",
+						(unsigned long long)e);
+			else
+				rc = sink_page(w, pgbuf);
+		}
+		goto flushed;
+	}
 	rc = hib_reader_new(w->img, &rd);
 	if (rc)
 		return rc;
@@ -336,6 +363,7 @@ static int run_pass(struct wctx *w, const char *phase)
 			break;
 	}
 	hib_reader_free(rd);
+flushed:
 	if (rc == 0)
 		rc = flush_chunk(w);
 	if (rc == 0 && w->pass_done != w->stream_pages)
@@ -548,7 +576,7 @@ static int write_image(struct wctx *w)
 		return rc;
 	/* Old slots the new image did not need hold nothing of value now. */
 	memset(w->zeropage, 0, w->ps);
-	while (w->cursor < img->devpages) {
+	while (!w->fresh && w->cursor < img->devpages) {
 		if (bit(w->slots, w->cursor)) {
 			rc = out_write(w, w->zeropage, w->ps, w->cursor * w->ps);
 			if (rc)
@@ -559,9 +587,18 @@ static int write_image(struct wctx *w)
 	/* mark_swapfiles(): the resume page keeps the swap header; only the
 	 * hibernation fields change. */
 	rp = w->zeropage + w->ps;
-	rc = hib_pread(img, rp, w->ps, img->resume_offset * w->ps, "resume page");
-	if (rc)
-		return rc;
+	if (w->fresh) {
+		/* what mkswap writes: union swap_header */
+		memset(rp, 0, w->ps);
+		put_word(lay, rp + 1024, 1, 4);
+		put_word(lay, rp + 1028, img->devpages - 1, 4);
+		memcpy(rp + 1052, "hibimg-built", 12);
+		memcpy(rp + w->ps - 20, "SWAPSPACE2", 10);
+	} else {
+		rc = hib_pread(img, rp, w->ps, img->resume_offset * w->ps, "resume page");
+		if (rc)
+			return rc;
+	}
 	memcpy(rp + w->ps - 10, HIBERNATE_SIG, 10);
 	put_word(lay, rp + w->ps - 32, w->first_map, lay->sector);
 	put_word(lay, rp + w->ps - 24, w->res->flags, 4);
@@ -626,7 +663,8 @@ static void new_header_page(struct wctx *w)
 	unsigned int o_np = w->word == 8 ? 400 : 396;
 	uint64_t pages = w->stream_pages + 1;
 
-	memcpy(w->hdrpage, w->img->info_page, w->ps);
+	if (w->hdrpage != w->img->info_page)
+		memcpy(w->hdrpage, w->img->info_page, w->ps);
 	put_word(lay, w->hdrpage + o_np + 2 * w->word, w->image_pages, w->word);
 	put_word(lay, w->hdrpage + o_np + 3 * w->word, pages, w->word);
 	put_word(lay, w->hdrpage + o_np + 4 * w->word, pages * w->ps, w->word);
@@ -779,5 +817,159 @@ out:
 	free(w.slots);
 	free(w.chunk_level);
 	free(w.chunk_disk);
+	return rc;
+}
+
+/*
+ * hib_image_build - write a new swap area holding an image made of pages the
+ * caller supplies: for benchmarks and what-if images, never for evidence.
+ * The image is laid out from slot 1 as on an empty swap area; the area is
+ * as large as the worst case needs and sparse.
+ */
+int hib_image_build(struct hib_image *img, const char *out,
+		    const struct hib_build_opts *o, uint64_t entries,
+		    const uint64_t *pfns, const uint8_t *zero_bits,
+		    hib_build_page_fn fn, void *arg,
+		    struct hib_recompress_result *res)
+{
+	struct hib_recompress_opts ro = { .to = o->to, .level = o->level,
+					  .progress = o->progress,
+					  .progress_arg = o->progress_arg };
+	struct wctx w;
+	char *tmp = NULL;
+	uint64_t e, worst, area;
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	memset(&w, 0, sizeof(w));
+	w.fd = -1;
+	if (img->opened || img->loaded)
+		return hib_seterr(img, HIB_ERR_INVAL, "hib_image_build needs a new handle");
+	if (!entries || !pfns || !fn)
+		return hib_seterr(img, HIB_ERR_INVAL, "no pages to build an image from");
+	for (e = 1; e < entries; e++)
+		if (pfns[e] <= pfns[e - 1])
+			return hib_seterr(img, HIB_ERR_INVAL, "PFNs must ascend (entry %llu)",
+					  (unsigned long long)e);
+	img->lay.ps = 4096;
+	img->lay.word = 8;
+	img->lay.sector = 8;
+	img->lay.be = false;
+	img->map_page_entries = img->lay.ps / img->lay.sector - 1;
+
+	w.img = img;
+	w.o = &ro;
+	w.res = res;
+	w.fresh = 1;
+	w.ps = img->lay.ps;
+	w.word = img->lay.word;
+	w.epm = img->map_page_entries;
+	w.entries = entries;
+	w.meta_pages = div_round_up(entries * w.word, w.ps);
+	w.build_fn = fn;
+	w.build_arg = arg;
+	w.build_pfns = pfns;
+	w.fixed_level = o->level == HIB_LEVEL_AUTO ? (o->to == HIB_COMP_LZO ? 1 : 0) : o->level;
+	w.ladder = &w.fixed_level;
+	w.nladder = 1;
+	w.outzero = calloc(entries / 8 + 1, 1);
+	w.chunk_level = NULL;
+	w.hdrpage = calloc(1, w.ps);
+	w.unc = malloc((size_t)UNC_PAGES * w.ps);
+	w.cmp = malloc((size_t)CMP_PAGES_MAX * w.ps);
+	w.zeropage = calloc(2, w.ps);
+	w.mappage = calloc(1, w.ps);
+	if (!w.outzero || !w.hdrpage || !w.unc || !w.cmp || !w.zeropage || !w.mappage) {
+		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	for (e = 0; e < entries; e++)
+		if (zero_bits && bit(zero_bits, e)) {
+			set_bit(w.outzero, e);
+			res->zero_flagged++;
+		}
+	w.image_pages = entries - res->zero_flagged;
+	w.stream_pages = w.meta_pages + w.image_pages;
+	w.nchunks = o->to == HIB_COMP_NONE ? w.stream_pages :
+		    div_round_up(w.stream_pages, UNC_PAGES);
+	w.chunk_level = calloc(w.nchunks + 1, 1);
+	if (!w.chunk_level) {
+		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	worst = o->to == HIB_COMP_NONE ? w.stream_pages : w.nchunks * CMP_PAGES_MAX;
+	area = 1 + slots_for(&w, worst);
+	img->devpages = area;
+	img->devsize = area * w.ps;
+	w.slots = malloc(area / 8 + 1);
+	if (!w.slots) {
+		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	memset(w.slots, 0xff, area / 8 + 1);
+	w.slots[0] &= (uint8_t)~1u;                 /* page 0: the header */
+	w.nslots = area - 1;
+
+	/* swsusp_info: the caller's template keeps its arch record */
+	if (o->info_template)
+		memcpy(w.hdrpage, o->info_template, w.ps);
+	put_word(&img->lay, w.hdrpage + 400, o->num_physpages ? o->num_physpages :
+		 pfns[entries - 1] + 1, 8);
+	img->info_page = w.hdrpage;
+	new_header_page(&w);
+	img->info_page = NULL;
+
+	rc = hib_codec_init(&w.codec);
+	if (rc) {
+		hib_seterr(img, rc, "cannot set up the compressors");
+		goto out;
+	}
+	res->flags = (o->to == HIB_COMP_NONE ? HIB_SF_NOCOMPRESS_MODE : HIB_SF_CRC32_MODE) |
+		     (o->to == HIB_COMP_LZ4 ? HIB_SF_COMPRESSION_ALG_LZ4 : 0);
+	w.per_chunk = 1;
+	rc = open_output(&w, out, &tmp);
+	if (rc == HIB_OK && ftruncate(w.fd, (off_t)img->devsize) < 0)
+		rc = hib_seterr(img, HIB_ERR_IO, "cannot size %s: %s", out, strerror(errno));
+	if (rc == HIB_OK)
+		rc = write_image(&w);
+	if (rc == HIB_OK && fsync(w.fd) < 0)
+		rc = hib_seterr(img, HIB_ERR_IO, "cannot sync %s: %s", out, strerror(errno));
+	if (rc == HIB_OK && close(w.fd) < 0)
+		rc = hib_seterr(img, HIB_ERR_IO, "cannot close %s: %s", out, strerror(errno));
+	w.fd = -1;
+	if (rc == HIB_OK && rename(tmp, out) < 0)
+		rc = hib_seterr(img, HIB_ERR_IO, "cannot rename to %s: %s", out, strerror(errno));
+	if (rc == HIB_OK) {
+		free(tmp);
+		tmp = NULL;
+		res->slots_source = w.nslots;
+		res->slots_needed = w.slots_used;
+		res->stream_pages = w.stream_pages;
+		res->image_pages = w.image_pages;
+		res->disk_pages = w.disk_pages;
+		res->cmp_bytes = w.cmp_bytes;
+		res->chunks = w.nchunks;
+		res->crc32 = w.crc;
+		res->level_default = res->level_max = w.fixed_level;
+		res->needs_kernel = needs_kernel(&w);
+	}
+out:
+	if (w.fd >= 0)
+		close(w.fd);
+	if (tmp) {
+		unlink(tmp);
+		free(tmp);
+	}
+	hib_codec_free(&w.codec);
+	free(w.hdrpage);
+	free(w.unc);
+	free(w.cmp);
+	free(w.zeropage);
+	free(w.mappage);
+	free(w.outzero);
+	free(w.slots);
+	free(w.chunk_level);
+	img->devpages = 0;
+	img->devsize = 0;
 	return rc;
 }

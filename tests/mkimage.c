@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * mkimage - build large or what-if images for benchmarks and the simulator
+ * from the memory of real images: the data pages of the given sources,
+ * cycled through in a shuffled order, plus a chosen share of zero pages,
+ * written by libhibimg's builder. Not evidence of anything a kernel does:
+ * tests use it for scale and mixes, never as a format reference.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <hibimg.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pool {
+	unsigned char *pages;       /* distinct non-zero pages from the sources */
+	uint64_t n, cap;
+	uint64_t *order;            /* entry -> pool page, for data entries */
+	unsigned char info[4096];
+	int have_info;
+};
+
+static void die(const char *m, const char *d)
+{
+	fprintf(stderr, "mkimage: %s%s%s\n", m, d ? ": " : "", d ? d : "");
+	exit(2);
+}
+
+static void load_source(struct pool *p, const char *path)
+{
+	struct hib_image *img = hib_image_new();
+	struct hib_reader *rd;
+	struct hib_page pg;
+	int rc;
+
+	if (hib_image_open(img, path) || hib_image_load(img) || hib_reader_new(img, &rd))
+		die(hib_image_error(img), NULL);
+	if (!p->have_info) {
+		memcpy(p->info, hib_image_info_page(img), 4096);
+		p->have_info = 1;
+	}
+	while ((rc = hib_reader_next(rd, &pg)) == 1) {
+		const uint64_t *w = (const uint64_t *)(const void *)pg.data;
+		uint64_t acc = 0, i;
+
+		if (!pg.data)
+			continue;
+		for (i = 0; i < 512; i++)
+			acc |= w[i];
+		if (!acc)
+			continue;
+		if (p->n == p->cap) {
+			p->cap = p->cap ? p->cap * 2 : 4096;
+			p->pages = realloc(p->pages, p->cap * 4096);
+			if (!p->pages)
+				die("out of memory", NULL);
+		}
+		memcpy(p->pages + p->n * 4096, pg.data, 4096);
+		p->n++;
+	}
+	if (rc < 0)
+		die(hib_image_error(img), path);
+	hib_reader_free(rd);
+	hib_image_free(img);
+}
+
+static int fill(void *arg, uint64_t i, unsigned char *page)
+{
+	struct pool *p = arg;
+
+	if (p->order[i] == UINT64_MAX)
+		memset(page, 0, 4096);
+	else
+		memcpy(page, p->pages + p->order[i] * 4096, 4096);
+	return 0;
+}
+
+static uint64_t rng(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "pages", required_argument, NULL, 'p' },
+		{ "zero-share", required_argument, NULL, 'z' },
+		{ "zero-mode", required_argument, NULL, 'm' },
+		{ "to", required_argument, NULL, 't' },
+		{ "seed", required_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct hib_build_opts o = { .to = HIB_COMP_LZO, .level = HIB_LEVEL_AUTO };
+	struct hib_recompress_result res;
+	struct pool p = { 0 };
+	struct hib_image *img;
+	uint64_t npages = 0, e, seed = 0x9e3779b97f4a7c15ull, *pfns, pfn = 0x100;
+	uint8_t *zero;
+	double share = 0.0;
+	int c, omit = 1;
+
+	while ((c = getopt_long(argc, argv, "p:z:m:t:s:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p': npages = strtoull(optarg, NULL, 0); break;
+		case 'z': share = strtod(optarg, NULL); break;
+		case 'm': omit = !strcmp(optarg, "omit"); break;
+		case 't':
+			o.to = !strcmp(optarg, "lz4") ? HIB_COMP_LZ4 :
+			       !strcmp(optarg, "none") ? HIB_COMP_NONE : HIB_COMP_LZO;
+			break;
+		case 's': seed = strtoull(optarg, NULL, 0) | 1; break;
+		default:
+			fprintf(stderr, "usage: mkimage --pages N [--zero-share F] [--zero-mode omit|store]\n"
+				"               [--to lzo|lz4|none] [--seed S] OUT SOURCE...\n");
+			return 2;
+		}
+	}
+	if (argc - optind < 2 || !npages)
+		die("need --pages, an output and at least one source image", NULL);
+	for (c = optind + 1; c < argc; c++)
+		load_source(&p, argv[c]);
+	if (!p.n)
+		die("the sources hold no non-zero data pages", NULL);
+
+	pfns = malloc(npages * sizeof(*pfns));
+	p.order = malloc(npages * sizeof(*p.order));
+	zero = calloc(npages / 8 + 1, 1);
+	if (!pfns || !p.order || !zero)
+		die("out of memory", NULL);
+	for (e = 0; e < npages; e++) {
+		/* holes now and then, as in real memory maps */
+		pfn += (rng(&seed) % 997 == 0) ? 1 + rng(&seed) % 64 : 1;
+		pfns[e] = pfn;
+		if ((double)(rng(&seed) >> 11) / (double)(1ull << 53) < share) {
+			p.order[e] = UINT64_MAX;
+			if (omit)
+				zero[e / 8] |= (uint8_t)(1u << (e % 8));
+		} else {
+			p.order[e] = rng(&seed) % p.n;
+		}
+	}
+	o.info_template = p.info;
+	img = hib_image_new();
+	if (hib_image_build(img, argv[optind], &o, npages, pfns, zero, fill, &p, &res))
+		die(hib_image_error(img), argv[optind]);
+	printf("%s: %" PRIu64 " PFNs, %" PRIu64 " zero-flagged, %" PRIu64 " stream pages, %" PRIu64 " disk pages, crc32 0x%08x\n",
+	       argv[optind], npages, res.zero_flagged, res.stream_pages, res.disk_pages, res.crc32);
+	hib_image_free(img);
+	free(pfns);
+	free(p.order);
+	free(zero);
+	free(p.pages);
+	return 0;
+}

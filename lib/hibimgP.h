@@ -99,6 +99,20 @@ HIB_HIDDEN int hib_compress(struct hib_codec *cx, enum hib_compression c, int le
 			    const unsigned char *src, size_t len, unsigned char *dst,
 			    size_t cap, size_t *out_len);
 
+/* pool.c */
+struct hib_pool;
+typedef void (*hib_pool_fn)(void *slot, unsigned int worker, void *arg);
+HIB_HIDDEN struct hib_pool *hib_pool_new(unsigned int nthreads, unsigned int nslots,
+					 void **slots, hib_pool_fn fn, void *arg);
+HIB_HIDDEN void hib_pool_free(struct hib_pool *p);
+HIB_HIDDEN unsigned int hib_pool_acquire(struct hib_pool *p);
+HIB_HIDDEN void hib_pool_submit(struct hib_pool *p, unsigned int i, int ready);
+HIB_HIDDEN unsigned int hib_pool_wait(struct hib_pool *p);
+HIB_HIDDEN void hib_pool_release(struct hib_pool *p);
+HIB_HIDDEN unsigned int hib_pool_pending(const struct hib_pool *p);
+HIB_HIDDEN unsigned int hib_pool_capacity(const struct hib_pool *p);
+HIB_HIDDEN unsigned int hib_online_cpus(void);
+
 /* snapshot.c */
 HIB_HIDDEN int hib_pfn_index_reset(struct hib_image *img, uint64_t meta_pages);
 HIB_HIDDEN int hib_pfn_index_add(struct hib_image *img, uint64_t entry,

@@ -355,7 +355,8 @@ static int run_pass(struct wctx *w, const char *phase)
 	rc = hib_reader_new(w->img, &rd);
 	if (rc)
 		return rc;
-	while ((rc = hib_reader_next(rd, &pg)) == 1) {
+	rc = hib_reader_set_threads(rd, w->o->threads);
+	while (rc == 0 && (rc = hib_reader_next(rd, &pg)) == 1) {
 		if (bit(w->outzero, pg.entry))
 			continue;
 		rc = sink_page(w, pg.data ? pg.data : w->zeropage);
@@ -396,7 +397,8 @@ static int plan_zero(struct wctx *w)
 
 		if (rc)
 			return rc;
-		while ((rc = hib_reader_next(rd, &pg)) == 1)
+		rc = hib_reader_set_threads(rd, w->o->threads);
+		while (rc == 0 && (rc = hib_reader_next(rd, &pg)) == 1)
 			if (pg.data && page_is_zero(pg.data, w->ps))
 				set_bit(w->outzero, pg.entry);
 		hib_reader_free(rd);

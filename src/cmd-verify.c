@@ -22,6 +22,7 @@ static void __attribute__((noreturn)) usage(void)
 	       " -r, --raw                  use raw output format\n"
 	       " -q, --quiet                print nothing, only set the exit status\n"
 	       " -R, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
+	       " -T, --threads <n>          decompress with n threads (default: online CPUs)\n"
 	       USAGE_HELP_OPTIONS);
 	printf("\nExit status: 0 intact, 1 damaged, 2 usage error or not a verifiable\n"
 	       "image, 3 I/O error. See hibimg-verify(1).\n");
@@ -63,6 +64,7 @@ int cmd_verify(int argc, char **argv)
 		{ "raw",           no_argument,       NULL, 'r' },
 		{ "quiet",         no_argument,       NULL, 'q' },
 		{ "resume-offset", required_argument, NULL, 'R' },
+		{ "threads",       required_argument, NULL, 'T' },
 		{ "help",          no_argument,       NULL, 'h' },
 		{ "version",       no_argument,       NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -77,15 +79,17 @@ int cmd_verify(int argc, char **argv)
 	const struct hib_header *h;
 	const struct hib_info *in;
 	uint64_t offset = 0, n = 0;
+	unsigned int threads = 0;
 	int c, rc, quiet = 0, tty = isatty(STDERR_FILENO);
 	const char *status;
 
-	while ((c = getopt_long(argc, argv, "JrqR:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "JrqR:T:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'J': oo.json = 1; break;
 		case 'r': oo.raw = 1; break;
 		case 'q': quiet = 1; break;
 		case 'R': offset = parse_u64(optarg, "resume offset"); break;
+		case 'T': threads = (unsigned int)parse_u64(optarg, "thread count"); break;
 		case 'h': usage();
 		case 'V': print_version();
 		default: errtryhelp("verify");
@@ -103,6 +107,8 @@ int cmd_verify(int argc, char **argv)
 	rc = hib_image_load(img);
 	if (rc == HIB_OK)
 		rc = hib_reader_new(img, &rd);
+	if (rc == HIB_OK)
+		rc = hib_reader_set_threads(rd, threads);
 	if (rc == HIB_OK) {
 		hib_reader_set_chunk_cb(rd, on_chunk, &t);
 		while ((rc = hib_reader_next(rd, &pg)) == 1)

@@ -68,6 +68,26 @@ START_TEST(crc_matches_reference)
 }
 END_TEST
 
+START_TEST(crc_combine_matches_serial)
+{
+	unsigned char buf[300000];
+	size_t cuts[] = { 0, 1, 4096, 131072, 131073, 200000, 300000 };
+	size_t i;
+
+	srand(7);
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = (unsigned char)rand();
+	for (i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+		size_t c = cuts[i];
+		uint32_t a = ref_crc32_le(0x1234u, buf, c);
+		uint32_t b = ref_crc32_le(0, buf + c, sizeof(buf) - c);
+
+		ck_assert_uint_eq(hib_crc32_le_combine(a, b, sizeof(buf) - c),
+				  ref_crc32_le(0x1234u, buf, sizeof(buf)));
+	}
+}
+END_TEST
+
 /* ---- resume page probing on hand-built pages ------------------------------ */
 
 static char tmpdir[256];
@@ -537,6 +557,139 @@ START_TEST(refuses_to_overwrite_input)
 }
 END_TEST
 
+/* ---- the parallel engine: results independent of the thread count --------- */
+
+struct run_result {
+	uint64_t digest, pages, chunks, done;
+	uint32_t crc;
+	int rc;
+	char err[800];
+};
+
+static int count_chunk(const struct hib_chunk *c, void *arg)
+{
+	(void)c;
+	((struct run_result *)arg)->chunks++;
+	return 0;
+}
+
+static void read_all(const char *path, unsigned int threads, struct run_result *r)
+{
+	static const unsigned char zero[4096];
+	struct hib_image *img = hib_image_new();
+	struct hib_reader *rd;
+	struct hib_progress p;
+	struct hib_page pg;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->digest = 1469598103934665603ull;
+	ck_assert_int_eq(hib_image_open(img, path), HIB_OK);
+	ck_assert_int_eq(hib_image_load(img), HIB_OK);
+	ck_assert_int_eq(hib_reader_new(img, &rd), HIB_OK);
+	ck_assert_int_eq(hib_reader_set_threads(rd, threads), HIB_OK);
+	hib_reader_set_chunk_cb(rd, count_chunk, r);
+	while ((rc = hib_reader_next(rd, &pg)) == 1) {
+		r->digest = (r->digest ^ pg.pfn) * 1099511628211ull;
+		r->digest = (r->digest ^ libdeflate_crc32(0, pg.data ? pg.data : zero, 4096)) *
+			    1099511628211ull;
+		r->pages++;
+	}
+	r->rc = rc;
+	snprintf(r->err, sizeof(r->err), "%s", rc ? hib_image_error(img) : "");
+	hib_reader_progress(rd, &p);
+	r->crc = p.crc32;
+	r->done = p.stream_pages_done;
+	hib_reader_free(rd);
+	hib_image_free(img);
+}
+
+START_TEST(threads_give_same_result)
+{
+	static const unsigned int counts[] = { 2, 3, 8 };
+	struct run_result one, many;
+	char path[512];
+	size_t k;
+
+	fixture_img(path, sizeof(path), fixtures[_i]);
+	read_all(path, 1, &one);
+	ck_assert_int_eq(one.rc, 0);
+	for (k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
+		read_all(path, counts[k], &many);
+		ck_assert_int_eq(many.rc, 0);
+		ck_assert_uint_eq(many.digest, one.digest);
+		ck_assert_uint_eq(many.pages, one.pages);
+		ck_assert_uint_eq(many.chunks, one.chunks);
+		ck_assert_uint_eq(many.crc, one.crc);
+	}
+}
+END_TEST
+
+/* A chunk that fails in a worker is reported as that chunk, after exactly
+ * the pages before it, whatever the thread count. */
+START_TEST(threads_report_the_same_error)
+{
+	struct run_result one, many;
+	struct hib_image *img;
+	char src[512], path[600], cmd[1300];
+	uint64_t dev = 0, e;
+	unsigned char junk[2048];
+	size_t i;
+	FILE *f;
+
+	/* first LZO or LZ4 fixture */
+	for (i = 0; i < nfixtures; i++) {
+		struct sidecar sc;
+
+		fixture_src(src, sizeof(src), fixtures[i], "expect");
+		ck_assert_int_eq(sidecar_load(src, &sc), 0);
+		if (strcmp(sidecar_get(&sc, "compression"), "none"))
+			break;
+	}
+	ck_assert_uint_lt(i, nfixtures);
+	fixture_img(src, sizeof(src), fixtures[i]);
+	mk_tmpdir();
+	snprintf(path, sizeof(path), "%s/bad.img", tmpdir);
+	snprintf(cmd, sizeof(cmd), "cp --sparse=always '%s' '%s'", src, path);
+	ck_assert_int_eq(system(cmd), 0);
+
+	/* garbage over chunk 9's data, its length word kept */
+	img = hib_image_new();
+	ck_assert_int_eq(hib_image_open(img, path), HIB_OK);
+	ck_assert_int_eq(hib_image_load(img), HIB_OK);
+	e = 1;
+	for (i = 0; i < 9; i++) {     /* walk 9 chunks by their lengths */
+		uint64_t len = 0;
+
+		ck_assert_int_eq(hib_image_map_entry(img, e, &dev), HIB_OK);
+		f = fopen(path, "rb");
+		ck_assert_int_eq(fseek(f, (long)(dev * 4096), SEEK_SET), 0);
+		ck_assert_int_eq(fread(&len, 8, 1, f), 1);
+		fclose(f);
+		e += (8 + len + 4095) / 4096;
+	}
+	ck_assert_int_eq(hib_image_map_entry(img, e, &dev), HIB_OK);
+	hib_image_free(img);
+	srand(3);
+	for (i = 0; i < sizeof(junk); i++)
+		junk[i] = (unsigned char)rand();
+	f = fopen(path, "r+b");
+	ck_assert_int_eq(fseek(f, (long)(dev * 4096 + 8), SEEK_SET), 0);
+	ck_assert_int_eq(fwrite(junk, 1, sizeof(junk), f), sizeof(junk));
+	fclose(f);
+
+	read_all(path, 1, &one);
+	ck_assert_int_eq(one.rc, HIB_ERR_DAMAGED);
+	ck_assert_msg(strstr(one.err, "chunk 9 ") != NULL, "%s", one.err);
+	read_all(path, 4, &many);
+	ck_assert_int_eq(many.rc, HIB_ERR_DAMAGED);
+	ck_assert_str_eq(many.err, one.err);
+	ck_assert_uint_eq(many.done, one.done);
+	ck_assert_uint_eq(one.done, 9 * 32);
+	rm_tmpdir();
+}
+END_TEST
+
 static Suite *lib_suite(void)
 {
 	Suite *s = suite_create("libhibimg");
@@ -545,6 +698,7 @@ static Suite *lib_suite(void)
 	tc = tcase_create("crc");
 	tcase_add_test(tc, crc_check_value);
 	tcase_add_test(tc, crc_matches_reference);
+	tcase_add_test(tc, crc_combine_matches_serial);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("probe");
@@ -556,6 +710,12 @@ static Suite *lib_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, sidecar_matches_kernel_log, 0, (int)nfixtures);
 	tcase_add_loop_test(tc, reader_matches_kernel, 0, (int)nfixtures);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("threads");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, threads_give_same_result, 0, (int)nfixtures);
+	tcase_add_test(tc, threads_report_the_same_error);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("writer");

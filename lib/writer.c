@@ -31,7 +31,6 @@ struct wctx {
 	struct hib_image *img;
 	const struct hib_recompress_opts *o;
 	struct hib_recompress_result *res;
-	struct hib_codec codec;
 	unsigned int ps, word;
 	uint64_t epm;               /* MAP_PAGE_ENTRIES */
 	uint64_t entries;           /* PFN-list entries (unchanged by a rewrite) */
@@ -41,8 +40,13 @@ struct wctx {
 	uint64_t nchunks;
 	uint8_t *outzero;           /* entry is zero-flagged in the output */
 	unsigned char *hdrpage;     /* new swsusp_info */
-	unsigned char *unc, *cmp, *zeropage, *mappage;
-	size_t unc_pages;
+	unsigned char *zeropage, *mappage;
+	struct hib_pool *pool;
+	struct wjob *wjobs;
+	void **wslots;
+	unsigned int nring, cur_slot;
+	struct hib_codec *codecs;   /* one per worker, [0] for the caller */
+	unsigned int ncodecs;
 	uint64_t chunk;             /* chunk being filled */
 
 	/* per pass */
@@ -221,69 +225,169 @@ static int put_page(struct wctx *w, const unsigned char *page)
 
 /* ---- the new stream --------------------------------------------------------- */
 
-static int flush_chunk(struct wctx *w)
-{
-	const struct hib_recompress_opts *o = w->o;
-	unsigned int hdr = w->word;
-	size_t n = w->unc_pages, cmp_len = 0;
-	uint64_t pages, i;
-	int level, rc;
+/*
+ * Compression runs on the pool: the caller fills a slot with up to 32 stream
+ * pages, a worker compresses it and takes its CRC from 0, the caller takes
+ * slots back in order, folds the CRC and lays out the pages.
+ */
+struct wjob {
+	unsigned char *unc, *cmp;
+	size_t pages;               /* stream pages in unc */
+	size_t cmp_len;
+	uint64_t chunk;
+	int level;
+	uint32_t crc;
+	int rc;
+};
 
-	if (!n)
+static void compress_job(void *slot, unsigned int worker, void *arg)
+{
+	struct wjob *j = slot;
+	struct wctx *w = arg;
+	unsigned int hdr = w->word;
+	size_t len = j->pages * w->ps;
+
+	j->rc = hib_compress(&w->codecs[worker], w->o->to, j->level, j->unc, len,
+			     j->cmp + hdr, (size_t)CMP_PAGES_MAX * w->ps - hdr,
+			     &j->cmp_len);
+	if (j->rc == HIB_OK && (j->cmp_len == 0 || j->cmp_len > WORST_COMPRESS(len)))
+		j->rc = HIB_ERR_INVAL;
+	j->crc = hib_crc32_le(0, j->unc, len);
+}
+
+/* Takes the oldest compressed chunk back and lays it out. */
+static int drain_one(struct wctx *w)
+{
+	unsigned int hdr = w->word, i = hib_pool_wait(w->pool);
+	struct wjob *j;
+	uint64_t pages, k;
+	int rc = HIB_OK;
+
+	if (i == UINT32_MAX)
 		return HIB_OK;
-	if (o->to == HIB_COMP_NONE) {
-		/* raw: the "chunk" is one page, no CRC */
-		if (w->writing) {
-			rc = put_page(w, w->unc);
-			if (rc)
-				return rc;
-		}
-		w->disk_pages++;
-		w->unc_pages = 0;
-		w->chunk++;
-		return HIB_OK;
+	j = &w->wjobs[i];
+	if (j->rc) {
+		rc = hib_seterr(w->img, j->rc, "chunk %llu: %s compression failed or overflowed the kernel's bound",
+				(unsigned long long)j->chunk, hib_compression_name(w->o->to));
+		goto out;
 	}
-	level = w->ladder[w->per_chunk ? w->chunk_level[w->chunk] : w->size_level];
-	rc = hib_compress(&w->codec, o->to, level, w->unc, n * w->ps,
-			  w->cmp + hdr, (size_t)CMP_PAGES_MAX * w->ps - hdr, &cmp_len);
-	if (rc)
-		return hib_seterr(w->img, rc, "chunk %llu: %s compression failed",
-				  (unsigned long long)w->chunk,
-				  hib_compression_name(o->to));
-	if (cmp_len == 0 || cmp_len > WORST_COMPRESS(n * w->ps))
-		return hib_seterr(w->img, HIB_ERR_INVAL,
-				  "chunk %llu: compressed length %zu outside the kernel's bound",
-				  (unsigned long long)w->chunk, cmp_len);
-	put_word(&w->img->lay, w->cmp, cmp_len, hdr);
-	pages = div_round_up(hdr + cmp_len, w->ps);
-	w->crc = hib_crc32_le(w->crc, w->unc, n * w->ps);
-	w->cmp_bytes += cmp_len;
+	put_word(&w->img->lay, j->cmp, j->cmp_len, hdr);
+	pages = div_round_up(hdr + j->cmp_len, w->ps);
+	w->crc = hib_crc32_le_combine(w->crc, j->crc, j->pages * w->ps);
+	w->cmp_bytes += j->cmp_len;
 	w->disk_pages += pages;
 	if (w->writing) {
 		/* padding is zeros, not leftovers as the kernel's are */
-		memset(w->cmp + hdr + cmp_len, 0, pages * w->ps - hdr - cmp_len);
-		for (i = 0; i < pages; i++) {
-			rc = put_page(w, w->cmp + i * w->ps);
-			if (rc)
-				return rc;
-		}
+		memset(j->cmp + hdr + j->cmp_len, 0, pages * w->ps - hdr - j->cmp_len);
+		for (k = 0; k < pages && rc == HIB_OK; k++)
+			rc = put_page(w, j->cmp + k * w->ps);
 	} else {
-		w->chunk_disk[w->chunk] = (uint8_t)pages;
+		w->chunk_disk[j->chunk] = (uint8_t)pages;
 	}
-	w->unc_pages = 0;
+out:
+	hib_pool_release(w->pool);
+	return rc;
+}
+
+static int drain_all(struct wctx *w)
+{
+	int rc = HIB_OK;
+
+	while (w->pool && hib_pool_pending(w->pool))
+		if ((rc = drain_one(w)))
+			break;
+	return rc;
+}
+
+static int flush_chunk(struct wctx *w)
+{
+	struct wjob *j;
+	int rc;
+
+	if (w->cur_slot == UINT32_MAX)
+		return HIB_OK;
+	j = &w->wjobs[w->cur_slot];
+	j->chunk = w->chunk;
+	j->level = w->ladder[w->per_chunk ? w->chunk_level[w->chunk] : w->size_level];
+	hib_pool_submit(w->pool, w->cur_slot, 1);
+	w->cur_slot = UINT32_MAX;
 	w->chunk++;
+	(void)rc;
 	return HIB_OK;
 }
 
 static int sink_page(struct wctx *w, const unsigned char *page)
 {
-	memcpy(w->unc + w->unc_pages * w->ps, page, w->ps);
+	struct wjob *j;
+	int rc;
+
 	w->pass_done++;
-	if (++w->unc_pages == (w->o->to == HIB_COMP_NONE ? 1 : UNC_PAGES))
-		return flush_chunk(w);
 	if (w->o->progress && (w->pass_done & 0x3fff) == 0)
 		w->o->progress(w->phase, w->pass_done, w->stream_pages, w->o->progress_arg);
+	if (w->o->to == HIB_COMP_NONE) {
+		/* raw: one page per map entry, no CRC */
+		w->disk_pages++;
+		w->chunk++;
+		return w->writing ? put_page(w, page) : HIB_OK;
+	}
+	if (w->cur_slot == UINT32_MAX) {
+		while ((w->cur_slot = hib_pool_acquire(w->pool)) == UINT32_MAX)
+			if ((rc = drain_one(w)))
+				return rc;
+		w->wjobs[w->cur_slot].pages = 0;
+	}
+	j = &w->wjobs[w->cur_slot];
+	memcpy(j->unc + j->pages * w->ps, page, w->ps);
+	if (++j->pages == UNC_PAGES)
+		return flush_chunk(w);
 	return HIB_OK;
+}
+
+static int setup_pool(struct wctx *w)
+{
+	unsigned int threads = w->o->threads ? w->o->threads : hib_online_cpus();
+	unsigned int workers = threads > 1 ? threads : 0, i;
+	int rc;
+
+	w->cur_slot = UINT32_MAX;
+	w->nring = workers ? 2 * workers + 2 : 1;
+	w->ncodecs = workers + 1;
+	w->codecs = calloc(w->ncodecs, sizeof(*w->codecs));
+	w->wjobs = calloc(w->nring, sizeof(*w->wjobs));
+	w->wslots = calloc(w->nring, sizeof(*w->wslots));
+	if (!w->codecs || !w->wjobs || !w->wslots)
+		return hib_seterr(w->img, HIB_ERR_NOMEM, "out of memory");
+	for (i = 0; i < w->ncodecs; i++)
+		if ((rc = hib_codec_init(&w->codecs[i])))
+			return hib_seterr(w->img, rc, "cannot set up the compressors");
+	for (i = 0; i < w->nring; i++) {
+		w->wjobs[i].unc = malloc((size_t)UNC_PAGES * w->ps);
+		w->wjobs[i].cmp = malloc((size_t)CMP_PAGES_MAX * w->ps);
+		if (!w->wjobs[i].unc || !w->wjobs[i].cmp)
+			return hib_seterr(w->img, HIB_ERR_NOMEM, "out of memory");
+		w->wslots[i] = &w->wjobs[i];
+	}
+	w->pool = hib_pool_new(workers, w->nring, w->wslots, compress_job, w);
+	if (!w->pool)
+		return hib_seterr(w->img, HIB_ERR_NOMEM, "cannot start threads");
+	return HIB_OK;
+}
+
+static void free_pool(struct wctx *w)
+{
+	unsigned int i;
+
+	hib_pool_free(w->pool);
+	w->pool = NULL;
+	for (i = 0; w->wjobs && i < w->nring; i++) {
+		free(w->wjobs[i].unc);
+		free(w->wjobs[i].cmp);
+	}
+	for (i = 0; w->codecs && i < w->ncodecs; i++)
+		hib_codec_free(&w->codecs[i]);
+	free(w->wjobs);
+	free(w->wslots);
+	free(w->codecs);
 }
 
 static int emit_meta(struct wctx *w)
@@ -326,7 +430,7 @@ static int run_pass(struct wctx *w, const char *phase)
 	int rc;
 
 	w->chunk = 0;
-	w->unc_pages = 0;
+	w->cur_slot = UINT32_MAX;
 	w->disk_pages = w->cmp_bytes = 0;
 	w->crc = 0;
 	w->pass_done = 0;
@@ -357,6 +461,7 @@ static int run_pass(struct wctx *w, const char *phase)
 		return rc;
 	rc = hib_reader_set_threads(rd, w->o->threads);
 	while (rc == 0 && (rc = hib_reader_next(rd, &pg)) == 1) {
+		rc = 0;
 		if (bit(w->outzero, pg.entry))
 			continue;
 		rc = sink_page(w, pg.data ? pg.data : w->zeropage);
@@ -367,6 +472,8 @@ static int run_pass(struct wctx *w, const char *phase)
 flushed:
 	if (rc == 0)
 		rc = flush_chunk(w);
+	if (rc == 0)
+		rc = drain_all(w);
 	if (rc == 0 && w->pass_done != w->stream_pages)
 		rc = hib_seterr(w->img, HIB_ERR_INVAL,
 				"internal: %llu stream pages produced, %llu expected",
@@ -398,9 +505,11 @@ static int plan_zero(struct wctx *w)
 		if (rc)
 			return rc;
 		rc = hib_reader_set_threads(rd, w->o->threads);
-		while (rc == 0 && (rc = hib_reader_next(rd, &pg)) == 1)
+		while (rc == 0 && (rc = hib_reader_next(rd, &pg)) == 1) {
+			rc = 0;
 			if (pg.data && page_is_zero(pg.data, w->ps))
 				set_bit(w->outzero, pg.entry);
+		}
 		hib_reader_free(rd);
 		if (rc < 0)
 			return rc;
@@ -694,6 +803,7 @@ int hib_recompress(struct hib_image *img, const char *out,
 	memset(res, 0, sizeof(*res));
 	memset(&w, 0, sizeof(w));
 	w.fd = -1;
+	w.cur_slot = UINT32_MAX;
 	if (!img->loaded)
 		return hib_seterr(img, HIB_ERR_INVAL, "image not loaded");
 	rc = hib_image_load_pfns(img);
@@ -718,19 +828,15 @@ int hib_recompress(struct hib_image *img, const char *out,
 		w.nladder = 1;
 	}
 	w.hdrpage = malloc(w.ps);
-	w.unc = malloc((size_t)UNC_PAGES * w.ps);
-	w.cmp = malloc((size_t)CMP_PAGES_MAX * w.ps);
 	w.zeropage = calloc(2, w.ps);
 	w.mappage = calloc(1, w.ps);
-	if (!w.hdrpage || !w.unc || !w.cmp || !w.zeropage || !w.mappage) {
+	if (!w.hdrpage || !w.zeropage || !w.mappage) {
 		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	rc = hib_codec_init(&w.codec);
-	if (rc) {
-		hib_seterr(img, rc, "cannot set up the compressors");
+	rc = setup_pool(&w);
+	if (rc)
 		goto out;
-	}
 	res->flags = (img->hdr.flags & (HIB_SF_PLATFORM_MODE | HIB_SF_HW_SIG)) |
 		     (o->to == HIB_COMP_NONE ? HIB_SF_NOCOMPRESS_MODE : HIB_SF_CRC32_MODE) |
 		     (o->to == HIB_COMP_LZ4 ? HIB_SF_COMPRESSION_ALG_LZ4 : 0);
@@ -809,10 +915,8 @@ out:
 		unlink(tmp);
 		free(tmp);
 	}
-	hib_codec_free(&w.codec);
+	free_pool(&w);
 	free(w.hdrpage);
-	free(w.unc);
-	free(w.cmp);
 	free(w.zeropage);
 	free(w.mappage);
 	free(w.outzero);
@@ -835,6 +939,7 @@ int hib_image_build(struct hib_image *img, const char *out,
 		    struct hib_recompress_result *res)
 {
 	struct hib_recompress_opts ro = { .to = o->to, .level = o->level,
+					  .threads = o->threads,
 					  .progress = o->progress,
 					  .progress_arg = o->progress_arg };
 	struct wctx w;
@@ -845,6 +950,7 @@ int hib_image_build(struct hib_image *img, const char *out,
 	memset(res, 0, sizeof(*res));
 	memset(&w, 0, sizeof(w));
 	w.fd = -1;
+	w.cur_slot = UINT32_MAX;
 	if (img->opened || img->loaded)
 		return hib_seterr(img, HIB_ERR_INVAL, "hib_image_build needs a new handle");
 	if (!entries || !pfns || !fn)
@@ -877,11 +983,9 @@ int hib_image_build(struct hib_image *img, const char *out,
 	w.outzero = calloc(entries / 8 + 1, 1);
 	w.chunk_level = NULL;
 	w.hdrpage = calloc(1, w.ps);
-	w.unc = malloc((size_t)UNC_PAGES * w.ps);
-	w.cmp = malloc((size_t)CMP_PAGES_MAX * w.ps);
 	w.zeropage = calloc(2, w.ps);
 	w.mappage = calloc(1, w.ps);
-	if (!w.outzero || !w.hdrpage || !w.unc || !w.cmp || !w.zeropage || !w.mappage) {
+	if (!w.outzero || !w.hdrpage || !w.zeropage || !w.mappage) {
 		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
 		goto out;
 	}
@@ -921,11 +1025,9 @@ int hib_image_build(struct hib_image *img, const char *out,
 	new_header_page(&w);
 	img->info_page = NULL;
 
-	rc = hib_codec_init(&w.codec);
-	if (rc) {
-		hib_seterr(img, rc, "cannot set up the compressors");
+	rc = setup_pool(&w);
+	if (rc)
 		goto out;
-	}
 	res->flags = (o->to == HIB_COMP_NONE ? HIB_SF_NOCOMPRESS_MODE : HIB_SF_CRC32_MODE) |
 		     (o->to == HIB_COMP_LZ4 ? HIB_SF_COMPRESSION_ALG_LZ4 : 0);
 	w.per_chunk = 1;
@@ -962,10 +1064,8 @@ out:
 		unlink(tmp);
 		free(tmp);
 	}
-	hib_codec_free(&w.codec);
+	free_pool(&w);
 	free(w.hdrpage);
-	free(w.unc);
-	free(w.cmp);
 	free(w.zeropage);
 	free(w.mappage);
 	free(w.outzero);

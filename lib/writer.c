@@ -68,6 +68,7 @@ struct wctx {
 	void *build_arg;
 	const uint64_t *build_pfns;
 	int fresh;                  /* a new area: nothing to keep, nothing to zero */
+	int sized;                  /* disk pages known before writing */
 
 	/* slots */
 	uint8_t *slots;             /* bitmap of the source image's slots */
@@ -556,6 +557,20 @@ static int choose_levels(struct wctx *w)
 	w->chunk_disk = calloc(w->nchunks + 1, 1);
 	if (!w->chunk_level || !w->chunk_disk)
 		return hib_seterr(w->img, HIB_ERR_NOMEM, "out of memory");
+	w->res->level_default = w->ladder[0];
+	w->res->level_max = w->ladder[0];
+	w->sized = 1;
+	if (o->to == HIB_COMP_NONE) {
+		w->res->disk_pages = w->stream_pages;   /* known without a pass */
+		return HIB_OK;
+	}
+	/* Even if every chunk came out at the kernel's worst case, would it
+	 * fit? Then there is nothing to decide and one pass does it all. */
+	if (!o->dry_run &&
+	    slots_for(w, w->nchunks * (uint64_t)CMP_PAGES_MAX) <= avail) {
+		w->sized = 0;
+		return HIB_OK;
+	}
 	w->size_level = 0;
 	rc = run_pass(w, "sizing");
 	if (rc)
@@ -628,30 +643,62 @@ static int same_file(struct hib_image *img, const struct stat *st)
 	return in.st_dev == st->st_dev && in.st_ino == st->st_ino;
 }
 
-/* Copies the whole source area; runs of zeros stay holes in a new file. */
+/*
+ * Copies the source area except the old image's slots: those are rewritten
+ * or, in a new file, left as holes (zeros). Holes of the source and pages of
+ * zeros stay holes. A device gets every byte, zeros included.
+ */
 static int copy_area(struct wctx *w, int sparse)
 {
 	struct hib_image *img = w->img;
-	size_t bs = 1 << 20;
+	size_t bs = 1 << 20, ps = w->ps;
 	unsigned char *buf = malloc(bs);
-	uint64_t off;
+	uint64_t off = 0, end;
 	int rc = HIB_OK;
 
 	if (!buf)
 		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
-	for (off = 0; off < img->devsize && rc == HIB_OK; off += bs) {
-		size_t n = img->devsize - off < bs ? (size_t)(img->devsize - off) : bs;
-		size_t i;
-		bool zero = true;
+	while (off < img->devsize && rc == HIB_OK) {
+		if (sparse) {
+			off_t d = lseek(img->fd, (off_t)off, SEEK_DATA);
 
-		rc = hib_pread(img, buf, n, off, "copying the swap area");
-		if (rc)
-			break;
-		if (sparse)
-			for (i = 0; i < n && zero; i += 8)
-				zero = !memcmp(buf + i, "\0\0\0\0\0\0\0\0", n - i < 8 ? n - i : 8);
-		if (!sparse || !zero)
-			rc = out_write(w, buf, n, off);
+			if (d < 0 && errno == ENXIO)
+				break;                  /* only a hole is left */
+			if (d >= 0) {
+				off_t h = lseek(img->fd, d, SEEK_HOLE);
+
+				off = (uint64_t)d & ~(uint64_t)(ps - 1);
+				end = h > d ? ((uint64_t)h + ps - 1) & ~(uint64_t)(ps - 1) :
+				      img->devsize;
+			} else {
+				end = img->devsize;     /* no SEEK_DATA here */
+			}
+		} else {
+			end = img->devsize;
+		}
+		if (end > img->devsize)
+			end = img->devsize;
+		while (off < end && rc == HIB_OK) {
+			size_t n = end - off < bs ? (size_t)(end - off) : bs, i, run = 0;
+
+			rc = hib_pread(img, buf, n, off, "copying the swap area");
+			for (i = 0; rc == HIB_OK && i <= n; i += ps) {
+				uint64_t pg = (off + i) / ps;
+				bool skip = i == n || (pg < img->devpages && bit(w->slots, pg)) ||
+					    (sparse && i + ps <= n && page_is_zero(buf + i, w->ps));
+
+				if (!skip && i + ps <= n) {
+					run += ps;
+					continue;
+				}
+				if (run)
+					rc = out_write(w, buf + i - run, run, off + i - run);
+				run = 0;
+				if (i < n && !skip)     /* a partial last page */
+					rc = out_write(w, buf + i, n - i, off + i);
+			}
+			off += n;
+		}
 	}
 	free(buf);
 	if (rc == HIB_OK && sparse && ftruncate(w->fd, (off_t)img->devsize) < 0)
@@ -687,7 +734,7 @@ static int write_image(struct wctx *w)
 		return rc;
 	/* Old slots the new image did not need hold nothing of value now. */
 	memset(w->zeropage, 0, w->ps);
-	while (!w->fresh && w->cursor < img->devpages) {
+	while (!w->fresh && w->o->device && w->cursor < img->devpages) {
 		if (bit(w->slots, w->cursor)) {
 			rc = out_write(w, w->zeropage, w->ps, w->cursor * w->ps);
 			if (rc)
@@ -879,6 +926,10 @@ int hib_recompress(struct hib_image *img, const char *out,
 		res->crc32 = w.crc;
 		res->cmp_bytes = w.cmp_bytes;
 		res->slots_extra = w.slots_extra;
+		if (!w.sized) {
+			res->disk_pages = w.disk_pages;
+			res->slots_needed = slots_for(&w, w.disk_pages);
+		}
 		if (res->disk_pages != w.disk_pages)
 			rc = hib_seterr(img, HIB_ERR_INVAL,
 					"internal: sized %llu disk pages, wrote %llu",

@@ -9,6 +9,7 @@
 
 #include <check.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <hibimg.h>
 #include <libdeflate.h>
 #include <stdio.h>
@@ -450,25 +451,45 @@ static uint8_t *image_slots(const char *path, uint64_t *devpages)
 	return bits;
 }
 
+/* Every fixture in the fast modes; the slow ones (LZO1X-999, and storing
+ * zero pages, which needs harder levels to fit) on the one fixture each
+ * that the resume tests rewrite the same way. */
 static const struct {
 	enum hib_compression to;
 	int level;
 	enum hib_zero_mode zero;
 	int unsafe;
+	const char *only;
 } modes[] = {
-	{ HIB_COMP_LZ4, HIB_LEVEL_AUTO, HIB_ZERO_KEEP, 0 },
-	{ HIB_COMP_LZO, HIB_LEVEL_AUTO, HIB_ZERO_KEEP, 0 },
-	{ HIB_COMP_LZO, 999, HIB_ZERO_KEEP, 0 },
-	{ HIB_COMP_LZO, HIB_LEVEL_AUTO, HIB_ZERO_STORE, 0 },
-	{ HIB_COMP_LZ4, HIB_LEVEL_AUTO, HIB_ZERO_OMIT, 0 },
-	{ HIB_COMP_NONE, HIB_LEVEL_AUTO, HIB_ZERO_KEEP, 1 },
+	{ HIB_COMP_LZ4, HIB_LEVEL_AUTO, HIB_ZERO_KEEP, 0, NULL },
+	{ HIB_COMP_LZO, HIB_LEVEL_AUTO, HIB_ZERO_KEEP, 0, NULL },
+	{ HIB_COMP_LZ4, HIB_LEVEL_AUTO, HIB_ZERO_OMIT, 0, NULL },
+	{ HIB_COMP_NONE, HIB_LEVEL_AUTO, HIB_ZERO_KEEP, 1, NULL },
+	{ HIB_COMP_LZO, 999, HIB_ZERO_KEEP, 0, "k61-lzo" },
+	{ HIB_COMP_LZO, HIB_LEVEL_AUTO, HIB_ZERO_STORE, 0, "k612-lzo" },
 };
 #define NMODES (sizeof(modes) / sizeof(modes[0]))
 
+static struct { size_t fixture, mode; } cases[32 * NMODES];
+static size_t ncases;
+
+static void plan_cases(void)
+{
+	size_t f, m;
+
+	for (m = 0; m < NMODES; m++)
+		for (f = 0; f < nfixtures; f++)
+			if (!modes[m].only || !strcmp(modes[m].only, fixtures[f])) {
+				cases[ncases].fixture = f;
+				cases[ncases].mode = m;
+				ncases++;
+			}
+}
+
 START_TEST(rewrite_round_trips)
 {
-	const char *name = fixtures[_i / NMODES];
-	size_t m = (size_t)_i % NMODES;
+	const char *name = fixtures[cases[_i].fixture];
+	size_t m = cases[_i].mode;
 	struct hib_recompress_opts o = { .to = modes[m].to, .level = modes[m].level,
 					 .zero = modes[m].zero,
 					 .unsafe_extra_slots = modes[m].unsafe };
@@ -535,7 +556,7 @@ START_TEST(refuses_to_overwrite_input)
 	struct hib_recompress_opts o = { .to = HIB_COMP_LZ4, .level = HIB_LEVEL_AUTO };
 	struct hib_recompress_result res;
 	struct hib_image *img;
-	char src[512], path[600];
+	char src[512], path[600], abs_src[PATH_MAX];
 
 	fixture_img(src, sizeof(src), fixtures[0]);
 	mk_tmpdir();
@@ -545,7 +566,8 @@ START_TEST(refuses_to_overwrite_input)
 	ck_assert_int_eq(hib_recompress(img, src, &o, &res), HIB_ERR_INVAL);
 	ck_assert_ptr_nonnull(strstr(hib_image_error(img), "input itself"));
 	snprintf(path, sizeof(path), "%s/link", tmpdir);
-	ck_assert_int_eq(symlink(src, path), 0);
+	ck_assert_ptr_nonnull(realpath(src, abs_src));
+	ck_assert_int_eq(symlink(abs_src, path), 0);
 	ck_assert_int_eq(hib_recompress(img, path, &o, &res), HIB_ERR_INVAL);
 	/* a hard link next to the input: same file system by construction */
 	snprintf(path, sizeof(path), "%s.hardlink-%d", src, (int)getpid());
@@ -720,7 +742,8 @@ static Suite *lib_suite(void)
 
 	tc = tcase_create("writer");
 	tcase_set_timeout(tc, 300);
-	tcase_add_loop_test(tc, rewrite_round_trips, 0, (int)(nfixtures * NMODES));
+	plan_cases();
+	tcase_add_loop_test(tc, rewrite_round_trips, 0, (int)ncases);
 	tcase_add_test(tc, refuses_to_overwrite_input);
 	suite_add_tcase(s, tc);
 	return s;

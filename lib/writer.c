@@ -567,7 +567,9 @@ static int choose_levels(struct wctx *w)
 	/* Even if every chunk came out at the kernel's worst case, would it
 	 * fit? Then there is nothing to decide and one pass does it all. */
 	if (!o->dry_run &&
-	    slots_for(w, w->nchunks * (uint64_t)CMP_PAGES_MAX) <= avail) {
+	    (slots_for(w, w->nchunks * (uint64_t)CMP_PAGES_MAX) <= avail ||
+	     /* one level and leave to take more slots: nothing to decide */
+	     (o->unsafe_extra_slots && w->nladder == 1))) {
 		w->sized = 0;
 		return HIB_OK;
 	}

@@ -78,6 +78,35 @@ static int fill(void *arg, uint64_t i, unsigned char *page)
 	return 0;
 }
 
+/* The raw stream pages of a --to none image, in map order. */
+static void write_stream(const char *image, const char *out)
+{
+	struct hib_image *img = hib_image_new();
+	const struct hib_info *in;
+	unsigned char page[4096];
+	uint64_t e, dev;
+	FILE *in_f, *out_f;
+
+	if (hib_image_open(img, image) || hib_image_load(img))
+		die(hib_image_error(img), image);
+	in = hib_image_info(img);
+	if (in->compression != HIB_COMP_NONE)
+		die("--stream-out needs --to none", NULL);
+	in_f = fopen(image, "rb");
+	out_f = fopen(out, "wb");
+	if (!in_f || !out_f)
+		die("cannot open", out);
+	for (e = 1; e < in->pages; e++) {
+		if (hib_image_map_entry(img, e, &dev) || fseeko(in_f, (off_t)(dev * 4096), SEEK_SET) ||
+		    fread(page, 4096, 1, in_f) != 1 || fwrite(page, 4096, 1, out_f) != 1)
+			die("cannot copy the stream", out);
+	}
+	fclose(in_f);
+	if (fclose(out_f))
+		die("cannot write", out);
+	hib_image_free(img);
+}
+
 static uint64_t rng(uint64_t *s)
 {
 	*s ^= *s << 13;
@@ -94,6 +123,7 @@ int main(int argc, char **argv)
 		{ "zero-mode", required_argument, NULL, 'm' },
 		{ "to", required_argument, NULL, 't' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "stream-out", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct hib_build_opts o = { .to = HIB_COMP_LZO, .level = HIB_LEVEL_AUTO };
@@ -103,9 +133,10 @@ int main(int argc, char **argv)
 	uint64_t npages = 0, e, seed = 0x9e3779b97f4a7c15ull, *pfns, pfn = 0x100;
 	uint8_t *zero;
 	double share = 0.0;
+	const char *stream_out = NULL;
 	int c, omit = 1;
 
-	while ((c = getopt_long(argc, argv, "p:z:m:t:s:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:z:m:t:s:o:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': npages = strtoull(optarg, NULL, 0); break;
 		case 'z': share = strtod(optarg, NULL); break;
@@ -115,9 +146,12 @@ int main(int argc, char **argv)
 			       !strcmp(optarg, "none") ? HIB_COMP_NONE : HIB_COMP_LZO;
 			break;
 		case 's': seed = strtoull(optarg, NULL, 0) | 1; break;
+		case 'o': stream_out = optarg; break;
 		default:
 			fprintf(stderr, "usage: mkimage --pages N [--zero-share F] [--zero-mode omit|store]\n"
-				"               [--to lzo|lz4|none] [--seed S] OUT SOURCE...\n");
+				"               [--to lzo|lz4|none] [--seed S] [--stream-out FILE] OUT SOURCE...\n"
+				"--stream-out (with --to none): also write the uncompressed stream\n"
+				"(stream pages 1..pages-1, as the CRC covers them) for peer tools\n");
 			return 2;
 		}
 	}
@@ -152,6 +186,8 @@ int main(int argc, char **argv)
 	printf("%s: %" PRIu64 " PFNs, %" PRIu64 " zero-flagged, %" PRIu64 " stream pages, %" PRIu64 " disk pages, crc32 0x%08x\n",
 	       argv[optind], npages, res.zero_flagged, res.stream_pages, res.disk_pages, res.crc32);
 	hib_image_free(img);
+	if (stream_out)
+		write_stream(argv[optind], stream_out);
 	free(pfns);
 	free(p.order);
 	free(zero);

@@ -1,0 +1,162 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bench/run.sh - hibimg against lz4, lzop, cat and memcpy on the same bytes.
+#
+# Builds bench images with the writer from the pages of the real fixtures
+# (cycled in a shuffled order, 15 % zero pages omitted as 6.6+ kernels do),
+# 1 GiB and 4 GiB of uncompressed stream, in LZO, LZ4 and raw form, plus the
+# raw stream as a flat file that lz4 and lzop compress into their own frames.
+# Every timing is the median of RUNS runs on page-cached input; MB/s are
+# MB (10^6 bytes) of uncompressed stream per second.
+#
+#   sh bench/run.sh [--quick] [--sizes "1G 4G"] [--runs N] [--out FILE]
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+HIBIMG=${HIBIMG:-$top/hibimg}
+MKIMAGE=${MKIMAGE:-$top/tests/mkimage}
+work=${HIBIMG_BENCH_DIR:-/var/tmp/hibimg-bench}
+sizes="1G 4G"
+runs=5
+out=$top/bench/RESULTS.md
+while [ $# -gt 0 ]; do
+	case $1 in
+	--quick) sizes="64M"; runs=3; out=/dev/stdout ;;
+	--sizes) sizes=$2; shift ;;
+	--runs) runs=$2; shift ;;
+	--out) out=$2; shift ;;
+	*) echo "usage: $0 [--quick] [--sizes LIST] [--runs N] [--out FILE]" >&2; exit 2 ;;
+	esac
+	shift
+done
+
+for t in lz4 lzop /usr/bin/time python3 cc; do
+	command -v "$t" >/dev/null || { echo "bench: $t is missing (apt-get install lz4 lzop time python3 gcc)" >&2; exit 2; }
+done
+[ -x "$HIBIMG" ] && [ -x "$MKIMAGE" ] || { echo "bench: build first: make && make tests/mkimage" >&2; exit 2; }
+mkdir -p "$work"
+cc -O2 -o "$work/memcpy-rate" "$top/bench/memcpy-rate.c"
+ncpu=$(nproc)
+sources=""
+for f in "$top"/fixtures/*.img.zst; do
+	img=$work/$(basename "$f" .zst)
+	[ -f "$img" ] || zstd -q -d -o "$img" "$f"
+	sources="$sources $img"
+done
+
+# median of the wall times of RUNS runs of a command (stdout discarded)
+med() {
+	for i in $(seq "$runs"); do
+		/usr/bin/time -f "%e %M" -o "$work/t" sh -c "$1" >/dev/null 2>"$work/err" ||
+			{ echo "bench: failed: $1" >&2; cat "$work/err" >&2; exit 1; }
+		cat "$work/t"
+	done | sort -n | awk '{t[NR]=$1; m[NR]=$2} END {printf "%s %s\n", t[int((NR+1)/2)], m[int((NR+1)/2)]}'
+}
+
+threads_list() {
+	t=1; l=""
+	while [ "$t" -lt "$ncpu" ]; do l="$l $t"; t=$((t * 2)); done
+	echo "$l $ncpu"
+}
+
+rows=$work/rows
+: >"$rows"
+row() { echo "$*" >>"$rows"; }
+
+for size in $sizes; do
+	bytes=$(numfmt --from=iec "$size")
+	# 15 % zero pages are omitted, so the stream holds 85 % of the PFNs
+	pfns=$(( bytes / 4096 * 100 / 85 ))
+	pre=$work/bench-$size
+	if [ ! -f "$pre.done" ]; then
+		"$MKIMAGE" --pages $pfns --zero-share 0.15 --to none --stream-out "$pre.stream" "$pre-raw.img" $sources
+		"$MKIMAGE" --pages $pfns --zero-share 0.15 --to lzo "$pre-lzo.img" $sources
+		"$MKIMAGE" --pages $pfns --zero-share 0.15 --to lz4 "$pre-lz4.img" $sources
+		lz4 -q -1 -f "$pre.stream" "$pre.stream.lz4"
+		lzop -q -1 -f -o "$pre.stream.lzo" "$pre.stream"
+		touch "$pre.done"
+	fi
+	sb=$(stat -c %s "$pre.stream")
+	cat "$pre"* >/dev/null      # page cache
+	mbs() { awk -v b="$sb" -v s="$1" 'BEGIN {printf "%.0f", b / 1e6 / s}'; }
+
+	set -- $(med "cat '$pre.stream'")
+	row "$size cat - $1 $2 $(mbs $1)"
+	s=$("$work/memcpy-rate" "$sb")
+	row "$size memcpy - $s 0 $(mbs "$s")"
+	set -- $(med "lz4 -d -c '$pre.stream.lz4'")
+	row "$size lz4-d - $1 $2 $(mbs $1)"
+	set -- $(med "lzop -d -c '$pre.stream.lzo'")
+	row "$size lzop-d - $1 $2 $(mbs $1)"
+	set -- $(med "lzop -d -c '$pre.stream.lzo' | lz4 -1 -c")
+	row "$size lzop-d|lz4-1 - $1 $2 $(mbs $1)"
+	for t in $(threads_list); do
+		for c in lz4 lzo raw; do
+			set -- $(med "'$HIBIMG' verify -q -T $t '$pre-$c.img'")
+			row "$size verify-$c $t $1 $2 $(mbs $1)"
+		done
+		# The bench area holds nothing but the image, so the new image may
+		# take further slots: the default level, no harder fallback.
+		set -- $(med "'$HIBIMG' recompress -T $t --to lz4 --level 0 --unsafe-extra-slots '$pre-lzo.img' '$work/rec.img' && rm -f '$work/rec.img'")
+		row "$size recompress-lzo-lz4 $t $1 $2 $(mbs $1)"
+		if "$HIBIMG" stats --help 2>/dev/null | grep -q -- --threads; then
+			set -- $(med "'$HIBIMG' stats -T $t '$pre-lzo.img'")
+			row "$size stats-lzo $t $1 $2 $(mbs $1)"
+		elif [ "$t" = 1 ] && "$HIBIMG" stats --help >/dev/null 2>&1; then
+			set -- $(med "'$HIBIMG' stats '$pre-lzo.img'")
+			row "$size stats-lzo 1 $1 $2 $(mbs $1)"
+		fi
+	done
+done
+
+python3 - "$rows" "$ncpu" "$runs" >"$out" <<'PY'
+import sys, subprocess, platform
+rows = [l.split() for l in open(sys.argv[1])]
+ncpu, runs = int(sys.argv[2]), sys.argv[3]
+def get(size, what, t="-"):
+    for r in rows:
+        if r[0] == size and r[1] == what and r[2] == str(t):
+            return float(r[3]), int(r[4]), float(r[5])
+    return None
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+mem = next(l.split()[1] for l in open("/proc/meminfo") if l.startswith("MemTotal"))
+def ver(cmd):
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True).stdout.splitlines()[0].strip()
+    except Exception:
+        return "?"
+print("# hibimg benchmark results\n")
+print("Made by `bench/run.sh`; medians of %s runs, page-cached input, MB/s of uncompressed stream (10^6 bytes).\n" % runs)
+print("Machine: %s, %d online CPUs, %d MiB RAM, Linux %s." % (cpu, ncpu, int(mem) // 1024, platform.release()))
+print("Peers: %s; %s.\n" % (ver(["lz4", "--version"]), ver(["lzop", "--version"]) ))
+sizes = sorted({r[0] for r in rows}, key=lambda s: float(s[:-1]) * {"M": 1, "G": 1024}[s[-1]])
+print("| size | what | threads | seconds | MB/s | peak RSS (MiB) |")
+print("|---|---|---|---|---|---|")
+for r in rows:
+    print("| %s | %s | %s | %s | %s | %s |" % (r[0], r[1], r[2], r[3], r[5], "%.1f" % (int(r[4]) / 1024) if r[4] != "0" else "-"))
+print("\n## Targets\n")
+print("| size | target | measured | met |")
+print("|---|---|---|---|")
+def line(size, name, val, goal, ok):
+    print("| %s | %s | %s | %s |" % (size, name, val, "yes" if ok else "**no**"))
+for s in sizes:
+    lz4d, lzopd, pipe = get(s, "lz4-d"), get(s, "lzop-d"), get(s, "lzop-d|lz4-1")
+    for (c, peer, hi, lo) in (("lz4", lz4d, 1.5, 0.9), ("lzo", lzopd, 1.6, 0.9)):
+        a, one = get(s, "verify-" + c, ncpu), get(s, "verify-" + c, 1)
+        if a and peer:
+            r = a[2] / peer[2]
+            line(s, "verify %s, %d threads >= %.1fx %s" % (c, ncpu, hi, "lz4 -d" if c == "lz4" else "lzop -d"), "%.2fx" % r, hi, r >= hi)
+        if one and peer:
+            r = one[2] / peer[2]
+            line(s, "verify %s, 1 thread >= %.1fx" % (c, lo), "%.2fx" % r, lo, r >= lo)
+    rec = get(s, "recompress-lzo-lz4", ncpu)
+    if rec and pipe:
+        r = rec[2] / pipe[2]
+        line(s, "recompress lzo->lz4 >= 1.0x lzop -dc | lz4 -1", "%.2fx" % r, 1.0, r >= 1.0)
+big, small = sizes[-1], sizes[0]
+for what in ("verify-lz4", "verify-lzo", "recompress-lzo-lz4"):
+    b, sm = get(big, what, ncpu), get(small, what, ncpu)
+    if b and sm:
+        bm, smm = b[1] / 1024, sm[1] / 1024
+        line(big, "%s peak RSS <= 64 MiB, within 8 MiB of %s" % (what, small), "%.1f vs %.1f MiB" % (bm, smm), 0, bm <= 64 and abs(bm - smm) <= 8)
+PY
+[ "$out" = /dev/stdout ] || echo "bench: results in $out"

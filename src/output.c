@@ -216,7 +216,13 @@ static int print_json(struct out_rec **recs, size_t n, const struct out_opts *o,
 				continue;
 			for (j = 0; strcmp(keys[j], f->key); j++)
 				;
-			out_cell(ln, j, "%s", f->value);
+			/* libsmartcols prints any boolean cell not starting with
+			 * '0' or 'n' as true, "false" included */
+			if (f->type == OUT_BOOL)
+				out_cell(ln, j, "%s", !strcmp(f->value, "true") ||
+					 !strcmp(f->value, "yes") ? "1" : "0");
+			else
+				out_cell(ln, j, "%s", f->value);
 		}
 	}
 	free(keys);

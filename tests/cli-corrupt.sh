@@ -71,6 +71,9 @@ c=$(fresh "$lzo")
 crc=$(od -An -t u4 -j $((PS - 36)) -N 4 "$c" | tr -d ' ')
 poke_u32 "$c" $((PS - 36)) $((crc ^ 1))
 run_hib 1 verify "$c"; err_has "CRC32 mismatch"
+run_hib 1 verify --json "$c"
+check "JSON says the CRC does not match" test "$(json_get "$TMP/out" crc32-ok)" = false
+check "JSON status damaged" test "$(json_get "$TMP/out" status)" = damaged
 
 # 9. PFNs not ascending (uncompressed image: the PFN list is raw)
 c=$(fresh "$raw"); m=$(map_dev "$c" 0)

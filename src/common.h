@@ -38,5 +38,7 @@ int cmd_info(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_recompress(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+int cmd_simulate(int argc, char **argv);
 
 #endif

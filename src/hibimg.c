@@ -17,6 +17,8 @@ static const struct cmd commands[] = {
 	{ "verify", cmd_verify, "check an image completely: structure, every chunk, CRC" },
 	{ "dump",   cmd_dump,   "print one layer of an image: header, map, chunks, pfns, page" },
 	{ "recompress", cmd_recompress, "rewrite an image: LZO, LZ4 or raw, zero pages stored or omitted" },
+	{ "stats",  cmd_stats,  "page classes, memory layout and compressibility of an image" },
+	{ "simulate", cmd_simulate, "time and size with the zero check on/off and each compressor" },
 };
 
 void warnx_(const char *fmt, ...)

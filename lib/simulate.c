@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * simulate.c - the same memory hibernated under other settings: zero check
+ * on (6.6+, zero pages flagged in the PFN list and left out of the stream)
+ * or off (the 2026 nozerocheck proposal: copy_page() for every page, zero
+ * pages stored as data), crossed with no compression, LZO, LZ4 and zstd.
+ *
+ * Sizes are not estimated: both streams are built page by page from the
+ * image's memory and really compressed in 32-page chunks, as the kernel
+ * would. Times are a model (see hibimg-simulate(1)):
+ *   copy       = bytes scanned / copy rate       (the critical section)
+ *   compress   = stream bytes / (codec rate x threads)
+ *   write      = bytes on disk / disk write rate
+ *   read       = bytes on disk / disk read rate
+ *   decompress = stream bytes / (decode rate x threads)
+ *   zero fill  = zero-flagged pages x page size / copy_page rate (resume)
+ * The kernel prints the zero-check loop's rate over the pages it copied
+ * (zero pages scanned but not counted), so that rate comes with the zero
+ * share of the memory it was measured on and is turned into a rate over
+ * all scanned bytes: rate / (1 - share).
+ */
+#include "statsP.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *hib_sim_comp_name(enum hib_sim_comp c)
+{
+	static const char *const n[] = { "none", "lzo", "lz4", "zstd" };
+	return (unsigned)c < HIB_SIM_COMP_COUNT ? n[c] : NULL;
+}
+
+/* do_copy_page_zerocheck(): the kernel builds it without SIMD, so no
+ * vectoriser here either, or the calibration would flatter it. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((noinline, optimize("no-tree-vectorize")))
+#else
+__attribute__((noinline))
+#endif
+static int copy_zerocheck(long *dst, const long *src, unsigned int n)
+{
+	long z = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		z |= src[i];
+		dst[i] = src[i];
+	}
+	return !z;
+}
+
+struct calib {
+	unsigned char *src, *dst;
+	size_t n, cap;
+	uint64_t pages;
+	double t_check, t_copy;
+	volatile int sink;
+};
+
+#define CALIB_BATCH 4096u       /* pages: 16 MiB, past most L2 caches */
+
+static void calib_run(struct calib *k, unsigned int ps)
+{
+	double t0, t1, t2;
+	size_t i;
+	int z = 0;
+
+	if (!k->n)
+		return;
+	t0 = hib_now();
+	for (i = 0; i < k->n; i++)
+		z += copy_zerocheck((long *)(void *)(k->dst + i * ps),
+				    (const long *)(const void *)(k->src + i * ps),
+				    ps / sizeof(long));
+	t1 = hib_now();
+	for (i = 0; i < k->n; i++)
+		memcpy(k->dst + i * ps, k->src + i * ps, ps);
+	t2 = hib_now();
+	k->sink += z + k->dst[0];
+	k->t_check += t1 - t0;
+	k->t_copy += t2 - t1;
+	k->pages += k->n;
+	k->n = 0;
+}
+
+static double clamp_rate(double r, double def)
+{
+	return r > 0 ? r : def;
+}
+
+int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
+		 struct hib_sim_result *r)
+{
+	static const struct hib_sim_opts defaults;
+	const struct hib_sim_opts *o = opts ? opts : &defaults;
+	const unsigned int all = (1u << HIB_CODEC_LZO) | (1u << HIB_CODEC_LZ4) |
+				 (1u << HIB_CODEC_ZSTD);
+	struct hib_sink on, off;
+	struct calib k = { 0 };
+	struct hib_reader *rd = NULL;
+	struct hib_page pg;
+	uint8_t *zb = NULL;
+	unsigned char *zero = NULL;
+	unsigned int ps;
+	uint64_t N, Z, meta, epm;
+	double share, bps, sec_c[HIB_SIM_COMP_COUNT] = { 0 }, sec_d[HIB_SIM_COMP_COUNT] = { 0 };
+	long cpus;
+	int rc, zc, c;
+
+	memset(r, 0, sizeof(*r));
+	memset(&on, 0, sizeof(on));
+	memset(&off, 0, sizeof(off));
+	if (!img->loaded && (rc = hib_image_load(img)))
+		return rc;
+	if (!img->pfns_loaded && (rc = hib_image_load_pfns(img)))
+		return rc;
+	ps = img->lay.ps;
+	N = img->pfns.entries;
+	meta = img->info.meta_pages;
+	zb = calloc(N / 8 + 1, 1);
+	zero = calloc(1, ps);
+	if (!zb || !zero) {
+		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	if (o->calibrate) {
+		k.cap = CALIB_BATCH;
+		k.src = malloc(k.cap * ps);
+		k.dst = malloc(k.cap * ps);
+		if (!k.src || !k.dst) {
+			rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+	}
+	if ((rc = hib_sink_init(&on, img, meta, all)) ||
+	    (rc = hib_sink_init(&off, img, meta, all)))
+		goto out;
+	on.decode = off.decode = 1;
+	r->zstd_level = o->zstd_level ? o->zstd_level : HIB_ZSTD_LEVEL;
+	on.zstd_level[HIB_CODEC_ZSTD] = off.zstd_level[HIB_CODEC_ZSTD] = r->zstd_level;
+
+	rc = hib_reader_new(img, &rd);
+	if (rc)
+		goto out;
+	Z = 0;
+	while ((rc = hib_reader_next(rd, &pg)) == 1) {
+		const unsigned char *p = pg.data ? pg.data : zero;
+		bool z = !pg.data || hib_page_zero(pg.data, ps);
+
+		if (z) {
+			zb[pg.entry / 8] |= (uint8_t)(1u << (pg.entry & 7));
+			Z++;
+		} else if ((rc = hib_sink_page(&on, p))) {
+			break;
+		}
+		if ((rc = hib_sink_page(&off, p)))
+			break;
+		if (k.cap) {
+			memcpy(k.src + k.n * ps, p, ps);
+			if (++k.n == k.cap)
+				calib_run(&k, ps);
+		}
+	}
+	if (rc < 0)
+		goto out;
+	calib_run(&k, ps);
+	if ((rc = hib_sink_finish(&on, zb)) || (rc = hib_sink_finish(&off, NULL)))
+		goto out;
+
+	r->entries = N;
+	r->zero_pages = Z;
+	r->zero_flagged = img->pfns.zero_flagged;
+	cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	r->threads = o->threads ? o->threads :
+		     (unsigned int)(cpus - 1 < 1 ? 1 : cpus - 1 > 3 ? 3 : cpus - 1);
+	share = o->rate_zerocheck > 0 ? o->rate_zerocheck_share : HIB_SIM_SHARE_ZEROCHECK;
+	if (share < 0 || share >= 1) {
+		rc = hib_seterr(img, HIB_ERR_INVAL, "zero share %g outside [0, 1)", share);
+		goto out;
+	}
+	r->rate_zerocheck_scan = clamp_rate(o->rate_zerocheck, HIB_SIM_RATE_ZEROCHECK) /
+				 (1 - share);
+	r->rate_loop = clamp_rate(o->rate_loop, HIB_SIM_RATE_LOOP);
+	r->rate_copy_page = clamp_rate(o->rate_copy_page, HIB_SIM_RATE_COPY_PAGE);
+	if (k.pages && k.t_check > 0 && k.t_copy > 0) {
+		r->calibrated = 1;
+		r->rate_zerocheck_scan = (double)k.pages * ps / k.t_check / HIB_KMB;
+		r->rate_copy_page = (double)k.pages * ps / k.t_copy / HIB_KMB;
+	}
+	r->rate_zerocheck = N ? r->rate_zerocheck_scan * (double)(N - Z) / (double)N : 0;
+	r->disk_write = clamp_rate(o->disk_write, HIB_SIM_DISK_WRITE);
+	r->disk_read = clamp_rate(o->disk_read, HIB_SIM_DISK_READ);
+	for (c = HIB_SIM_LZO; c < HIB_SIM_COMP_COUNT; c++) {
+		enum hib_codec_id id = c == HIB_SIM_LZO ? HIB_CODEC_LZO :
+				       c == HIB_SIM_LZ4 ? HIB_CODEC_LZ4 : HIB_CODEC_ZSTD;
+		double bytes = (double)(on.unc_bytes + off.unc_bytes);
+
+		sec_c[c] = on.cmp_sec[id] + off.cmp_sec[id];
+		sec_d[c] = on.dec_sec[id] + off.dec_sec[id];
+		r->rate_compress[c] = sec_c[c] > 0 ? bytes / sec_c[c] / HIB_KMB : 0;
+		r->rate_decompress[c] = sec_d[c] > 0 ? bytes / sec_d[c] / HIB_KMB : 0;
+	}
+
+	bps = HIB_KMB;
+	epm = ps / img->lay.sector - 1;     /* MAP_PAGE_ENTRIES */
+	for (c = 0; c < HIB_SIM_COMP_COUNT; c++) {
+		for (zc = 1; zc >= 0; zc--) {
+			struct hib_sim_scenario *s = &r->sc[r->n++];
+			struct hib_sink *sk = zc ? &on : &off;
+			enum hib_codec_id id = c == HIB_SIM_LZO ? HIB_CODEC_LZO :
+					       c == HIB_SIM_LZ4 ? HIB_CODEC_LZ4 : HIB_CODEC_ZSTD;
+			uint64_t data_disk, entries;
+			double copy_rate;
+
+			s->zerocheck = zc;
+			s->comp = (enum hib_sim_comp)c;
+			s->kernel_supported = c != HIB_SIM_ZSTD;
+			s->matches_image =
+				(c == HIB_SIM_NONE ? img->info.compression == HIB_COMP_NONE :
+				 c == HIB_SIM_LZO ? img->info.compression == HIB_COMP_LZO :
+				 c == HIB_SIM_LZ4 ? img->info.compression == HIB_COMP_LZ4 : 0) &&
+				zc == (img->pfns.zero_flagged > 0 || Z == 0);
+			s->zero_pages = zc ? Z : 0;
+			s->pages_copied = N - s->zero_pages;
+			s->meta_pages = meta;
+			s->stream_pages = meta + s->pages_copied;
+			s->stream_bytes = s->stream_pages * ps;
+			if (c == HIB_SIM_NONE) {
+				data_disk = s->stream_pages;
+				s->chunks = s->stream_pages;
+			} else {
+				data_disk = sk->disk_pages[id];
+				s->cmp_bytes = sk->cmp_bytes[id];
+				s->chunks = sk->nchunks;
+			}
+			/* swap_write_page(): a map page per MAP_PAGE_ENTRIES pages */
+			entries = 1 + data_disk;
+			s->disk_pages = entries + div_round_up(entries, epm);
+			s->written_bytes = s->disk_pages * ps;
+
+			copy_rate = zc ? r->rate_zerocheck_scan :
+				    o->nozerocheck_loop ? r->rate_loop : r->rate_copy_page;
+			s->t_copy = (double)N * ps / (copy_rate * bps);
+			if (c != HIB_SIM_NONE) {
+				s->t_compress = r->rate_compress[c] > 0 ?
+					(double)s->stream_bytes / (r->rate_compress[c] * bps * r->threads) : 0;
+				s->t_decompress = r->rate_decompress[c] > 0 ?
+					(double)s->stream_bytes / (r->rate_decompress[c] * bps * r->threads) : 0;
+			}
+			s->t_write = (double)s->written_bytes / (r->disk_write * bps);
+			s->t_read = (double)s->written_bytes / (r->disk_read * bps);
+			s->t_zero_fill = (double)s->zero_pages * ps / (r->rate_copy_page * bps);
+			s->t_critical = s->t_copy;
+			s->t_hibernate = s->t_copy + s->t_compress + s->t_write;
+			s->t_resume = s->t_read + s->t_decompress + s->t_zero_fill;
+		}
+	}
+	rc = HIB_OK;
+out:
+	hib_reader_free(rd);
+	hib_sink_free(&on);
+	hib_sink_free(&off);
+	free(zb);
+	free(zero);
+	free(k.src);
+	free(k.dst);
+	return rc;
+}

@@ -1,0 +1,488 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * hibimg stats - what the saved memory is made of (zero, same-filled,
+ * duplicate pages), where it lies in physical memory, and how it
+ * compresses with the kernel's codecs and zstd.
+ */
+#include "config.h"
+#include "common.h"
+#include "output.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void __attribute__((noreturn)) usage(void)
+{
+	printf("Usage:\n hibimg stats [options] <spec> [summary|classes|buckets|ranges|chunks]\n\n");
+	printf("Page classes, their place in physical memory and the compressibility\n"
+	       "of the stream of a hibernation image. The view is one of:\n"
+	       " summary   counts, shares and compressed sizes (default)\n"
+	       " classes   a line per page class\n"
+	       " buckets   a line per PFN bucket: saved pages by class\n"
+	       " ranges    a line per run of consecutive saved PFNs, with the hole before\n"
+	       " chunks    a line per 32-page chunk: the image's and each codec's size\n\n");
+	printf("Options:\n"
+	       " -b, --bucket <pages>       PFN bucket size (default: a power of two\n"
+	       "                              >= 512 giving at most 256 buckets)\n"
+	       " -s, --svg <file>           also draw memory and chunk ratios as SVG\n"
+	       "     --no-compress          skip the compression pass\n"
+	       " -J, --json                 use JSON output format\n"
+	       " -r, --raw                  use raw output format\n"
+	       " -n, --noheadings           don't print headings\n"
+	       " -R, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
+	       USAGE_HELP_OPTIONS);
+	printf("\nSee hibimg-stats(1).\n");
+	exit(EXIT_SUCCESS);
+}
+
+static double pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+static double ratio(uint64_t unc, uint64_t cmp)
+{
+	return cmp ? (double)unc / (double)cmp : 0.0;
+}
+
+static uint64_t bucket_saved(const struct hib_stats_bucket *b)
+{
+	uint64_t n = 0;
+	int k;
+
+	for (k = 0; k < HIB_CLASS_COUNT; k++)
+		n += b->pages[k];
+	return n;
+}
+
+static int view_summary(struct hib_image *img, const struct hib_stats *st,
+			const struct out_opts *oo)
+{
+	const struct hib_info *in = hib_image_info(img);
+	unsigned int ps = hib_image_header(img)->page_size;
+	struct out_rec *r = out_rec_new();
+	char key[64], label[128];
+	int k, rc;
+
+	out_rec_add(r, "path", "path", OUT_STR, "%s", hib_image_path(img));
+	out_rec_section(r, "Pages");
+	out_rec_add(r, "entries", "PFNs saved (\"Need to copy\")", OUT_NUM, "%" PRIu64, st->entries);
+	out_rec_add(r, "image-pages", "data pages in the stream", OUT_NUM, "%" PRIu64, st->image_pages);
+	out_rec_add(r, "meta-pages", "PFN-list pages", OUT_NUM, "%" PRIu64, st->meta_pages);
+	out_rec_add(r, "stream-pages", "stream pages", OUT_NUM, "%" PRIu64, st->stream_pages);
+	for (k = 0; k < HIB_CLASS_COUNT; k++) {
+		const char *n = hib_class_name((enum hib_class)k);
+
+		snprintf(key, sizeof(key), "%s-pages", n);
+		snprintf(label, sizeof(label), "%s pages", n);
+		out_rec_add(r, key, label, OUT_NUM, "%" PRIu64, st->pages[k]);
+		snprintf(key, sizeof(key), "%s-bytes", n);
+		snprintf(label, sizeof(label), "%s bytes", n);
+		out_rec_add(r, key, label, OUT_NUM, "%" PRIu64, st->pages[k] * ps);
+		snprintf(key, sizeof(key), "%s-share", n);
+		snprintf(label, sizeof(label), "%s share %%", n);
+		out_rec_add(r, key, label, OUT_NUM, "%.2f", pct(st->pages[k], st->entries));
+	}
+	out_rec_add(r, "zero-pages", "zero pages (flagged + data)", OUT_NUM, "%" PRIu64,
+		    st->pages[HIB_CLASS_ZERO_FLAGGED] + st->pages[HIB_CLASS_ZERO_DATA]);
+	out_rec_add(r, "dup-table-bytes", "duplicate hash table bytes", OUT_NUM,
+		    "%" PRIu64, st->dup_table_bytes);
+	out_rec_section(r, "Physical memory");
+	out_rec_add(r, "lowest-pfn", "lowest PFN", OUT_NUM, "%" PRIu64, st->lowest_pfn);
+	out_rec_add(r, "highest-pfn", "highest PFN", OUT_NUM, "%" PRIu64, st->highest_pfn);
+	out_rec_add(r, "num-physpages", "num_physpages", OUT_NUM, "%" PRIu64, st->num_physpages);
+	out_rec_add(r, "pfn-ranges", "ranges of consecutive PFNs", OUT_NUM, "%" PRIu64, st->runs);
+	out_rec_add(r, "hole-pages", "pages not saved up to the highest PFN", OUT_NUM,
+		    "%" PRIu64, st->entries ? st->highest_pfn + 1 - st->entries : 0);
+	out_rec_add(r, "bucket-pages", "bucket size (pages)", OUT_NUM, "%" PRIu64, st->bucket_pages);
+	out_rec_add(r, "buckets", "buckets", OUT_NUM, "%" PRIu64, st->nbuckets);
+	out_rec_section(r, "Compression (32-page chunks, as the kernel)");
+	out_rec_add(r, "compression", "the image's", OUT_STR, "%s",
+		    hib_compression_name(in->compression));
+	out_rec_add(r, "stream-bytes", "stream bytes", OUT_NUM, "%" PRIu64, st->stream_pages * ps);
+	out_rec_add(r, "chunks", "chunks", OUT_NUM, "%" PRIu64, st->nchunks);
+	if (in->compression != HIB_COMP_NONE) {
+		out_rec_add(r, "image-cmp-bytes", "the image's compressed bytes", OUT_NUM,
+			    "%" PRIu64, st->image_cmp_bytes);
+		out_rec_add(r, "image-ratio", "the image's ratio", OUT_NUM, "%.3f",
+			    ratio(st->stream_pages * ps, st->image_cmp_bytes));
+	}
+	if (st->compressed) {
+		for (k = 0; k < HIB_CODEC_COUNT; k++) {
+			const char *n = hib_codec_name((enum hib_codec_id)k);
+			const char *what = k >= HIB_CODEC_ZSTD_FAST ? " (what-if)" : "";
+
+			snprintf(key, sizeof(key), "%s-bytes", n);
+			snprintf(label, sizeof(label), "%s compressed bytes%s", n, what);
+			out_rec_add(r, key, label, OUT_NUM, "%" PRIu64, st->cmp_bytes[k]);
+			snprintf(key, sizeof(key), "%s-disk-pages", n);
+			snprintf(label, sizeof(label), "%s pages on disk", n);
+			out_rec_add(r, key, label, OUT_NUM, "%" PRIu64, st->disk_pages[k]);
+			snprintf(key, sizeof(key), "%s-ratio", n);
+			snprintf(label, sizeof(label), "%s ratio", n);
+			out_rec_add(r, key, label, OUT_NUM, "%.3f",
+				    ratio(st->unc_bytes, st->cmp_bytes[k]));
+			snprintf(key, sizeof(key), "%s-mbps", n);
+			snprintf(label, sizeof(label), "%s MB/s here, one thread", n);
+			out_rec_add(r, key, label, OUT_NUM, "%.1f", st->cmp_seconds[k] > 0 ?
+				    (double)st->unc_bytes / st->cmp_seconds[k] / 1024000.0 : 0.0);
+		}
+	}
+	rc = out_recs_print(&r, 1, oo, "stats");
+	out_rec_free(r);
+	return rc;
+}
+
+static int view_classes(const struct hib_stats *st, unsigned int ps, const struct out_opts *oo)
+{
+	struct libscols_table *tb = out_table_new(oo, "classes");
+	int k;
+
+	out_table_col(tb, "CLASS", OUT_STR);
+	out_table_col(tb, "PAGES", OUT_NUM);
+	out_table_col(tb, "BYTES", OUT_NUM);
+	out_table_col(tb, "SHARE", OUT_NUM);
+	for (k = 0; k < HIB_CLASS_COUNT; k++) {
+		struct libscols_line *ln = out_table_line(tb);
+
+		out_cell(ln, 0, "%s", hib_class_name((enum hib_class)k));
+		out_cell(ln, 1, "%" PRIu64, st->pages[k]);
+		out_cell(ln, 2, "%" PRIu64, st->pages[k] * ps);
+		out_cell(ln, 3, "%.2f", pct(st->pages[k], st->entries));
+	}
+	return out_table_print(tb);
+}
+
+static int view_buckets(const struct hib_stats *st, const struct out_opts *oo)
+{
+	struct libscols_table *tb = out_table_new(oo, "buckets");
+	uint64_t i;
+	int k;
+
+	out_table_col(tb, "START", OUT_NUM);
+	out_table_col(tb, "END", OUT_NUM);
+	out_table_col(tb, "SAVED", OUT_NUM);
+	out_table_col(tb, "NOT-SAVED", OUT_NUM);
+	for (k = 0; k < HIB_CLASS_COUNT; k++)
+		out_table_col(tb, hib_class_name((enum hib_class)k), OUT_NUM);
+	for (i = 0; i < st->nbuckets; i++) {
+		const struct hib_stats_bucket *b = &st->buckets[i];
+		struct libscols_line *ln = out_table_line(tb);
+		uint64_t saved = bucket_saved(b);
+
+		out_cell(ln, 0, "%" PRIu64, b->first_pfn);
+		out_cell(ln, 1, "%" PRIu64, b->first_pfn + st->bucket_pages - 1);
+		out_cell(ln, 2, "%" PRIu64, saved);
+		out_cell(ln, 3, "%" PRIu64, st->bucket_pages - saved);
+		for (k = 0; k < HIB_CLASS_COUNT; k++)
+			out_cell(ln, 4 + (size_t)k, "%" PRIu64, b->pages[k]);
+	}
+	return out_table_print(tb);
+}
+
+/* From the public PFN list, not the stats: runs and the holes between. */
+static int view_ranges(struct hib_image *img, const struct out_opts *oo)
+{
+	const struct hib_pfns *pf = hib_image_pfns(img);
+	struct libscols_table *tb = out_table_new(oo, "ranges");
+	uint64_t i, start = 0, prev = 0, zero = 0, prev_end = 0;
+	int z, have = 0;
+
+	out_table_col(tb, "START", OUT_NUM);
+	out_table_col(tb, "END", OUT_NUM);
+	out_table_col(tb, "PAGES", OUT_NUM);
+	out_table_col(tb, "ZERO-FLAGGED", OUT_NUM);
+	out_table_col(tb, "HOLE-BEFORE", OUT_NUM);
+	for (i = 0; i <= pf->entries; i++) {
+		uint64_t pfn = 0;
+
+		if (i < pf->entries && hib_image_pfn_entry(img, i, &pfn, &z))
+			break;
+		if (have && (i == pf->entries || pfn != prev + 1)) {
+			struct libscols_line *ln = out_table_line(tb);
+
+			out_cell(ln, 0, "%" PRIu64, start);
+			out_cell(ln, 1, "%" PRIu64, prev);
+			out_cell(ln, 2, "%" PRIu64, prev - start + 1);
+			out_cell(ln, 3, "%" PRIu64, zero);
+			out_cell(ln, 4, "%" PRIu64, start - prev_end);
+			prev_end = prev + 1;
+			have = 0;
+		}
+		if (i == pf->entries)
+			break;
+		if (!have) {
+			start = pfn;
+			zero = 0;
+			have = 1;
+		}
+		zero += z != 0;
+		prev = pfn;
+	}
+	return out_table_print(tb);
+}
+
+static int view_chunks(const struct hib_stats *st, const struct out_opts *oo)
+{
+	struct libscols_table *tb = out_table_new(oo, "chunks");
+	uint64_t i;
+	int k;
+
+	out_table_col(tb, "INDEX", OUT_NUM);
+	out_table_col(tb, "FIRST-PAGE", OUT_NUM);
+	out_table_col(tb, "PAGES", OUT_NUM);
+	out_table_col(tb, "IMAGE", OUT_NUM);
+	for (k = 0; k < HIB_CODEC_COUNT; k++)
+		out_table_col(tb, hib_codec_name((enum hib_codec_id)k), OUT_NUM);
+	for (i = 0; i < st->nchunks; i++) {
+		const struct hib_stats_chunk *c = &st->chunks[i];
+		struct libscols_line *ln = out_table_line(tb);
+
+		out_cell(ln, 0, "%" PRIu64, i);
+		out_cell(ln, 1, "%" PRIu64, c->first_stream_page);
+		out_cell(ln, 2, "%u", c->pages);
+		out_cell(ln, 3, "%u", c->image_cmp_len);
+		for (k = 0; k < HIB_CODEC_COUNT; k++)
+			out_cell(ln, 4 + (size_t)k, "%u", c->cmp_len[k]);
+	}
+	return out_table_print(tb);
+}
+
+/* ---- SVG ------------------------------------------------------------------ */
+
+static const char *const class_colour[HIB_CLASS_COUNT] = {
+	"#4c9be8",      /* zero-flagged: blue */
+	"#9fd0ff",      /* zero-data: light blue */
+	"#ffd166",      /* same-filled: yellow */
+	"#ef476f",      /* duplicate: red */
+	"#06a77d",      /* other: green */
+};
+
+static void svg_escape(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+}
+
+/* Each bucket is a cell filled bottom-up by class shares of the bucket's
+ * PFNs; what is left at the top (grey) is memory the image does not hold. */
+static int write_svg(const char *path, struct hib_image *img, const struct hib_stats *st)
+{
+	const unsigned int cols = 32, cell = 18, pad = 20, chart_h = 160;
+	unsigned int ps = hib_image_header(img)->page_size;
+	uint64_t rows = (st->nbuckets + cols - 1) / cols, i, nbars;
+	unsigned int width = pad * 2 + cols * cell, bar_w_total = width - 2 * pad - 40;
+	unsigned int grid_top = 70, grid_h = (unsigned int)rows * cell;
+	unsigned int chart_top = grid_top + grid_h + 70;
+	unsigned int height = chart_top + chart_h + 60;
+	double maxr = 1.0;
+	FILE *f = fopen(path, "w");
+	int k;
+
+	if (!f) {
+		warnx_("cannot write %s: %m", path);
+		return -1;
+	}
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" "
+		"viewBox=\"0 0 %u %u\" font-family=\"sans-serif\" font-size=\"11\">\n",
+		width, height, width, height);
+	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+	fprintf(f, "<text x=\"%u\" y=\"20\" font-size=\"14\" font-weight=\"bold\">", pad);
+	svg_escape(f, hib_image_path(img));
+	fprintf(f, "</text>\n<text x=\"%u\" y=\"38\">Physical memory, one cell per %" PRIu64
+		" pages (%" PRIu64 " KiB), PFN 0 at top left, rows of %u cells; "
+		"highest PFN %" PRIu64 "</text>\n",
+		pad, st->bucket_pages, st->bucket_pages * ps / 1024, cols, st->highest_pfn);
+	/* legend */
+	for (k = 0; k <= HIB_CLASS_COUNT; k++) {
+		unsigned int x = pad + (unsigned int)k * 95;
+
+		fprintf(f, "<rect x=\"%u\" y=\"46\" width=\"10\" height=\"10\" fill=\"%s\" stroke=\"#888\"/>"
+			"<text x=\"%u\" y=\"55\">%s</text>\n", x,
+			k < HIB_CLASS_COUNT ? class_colour[k] : "#e6e6e6", x + 13,
+			k < HIB_CLASS_COUNT ? hib_class_name((enum hib_class)k) : "not saved");
+	}
+	for (i = 0; i < st->nbuckets; i++) {
+		const struct hib_stats_bucket *b = &st->buckets[i];
+		unsigned int x = pad + (unsigned int)(i % cols) * cell;
+		unsigned int y = grid_top + (unsigned int)(i / cols) * cell;
+		double acc = 0, h = cell - 2;
+
+		fprintf(f, "<g><title>PFN %" PRIu64 "-%" PRIu64, b->first_pfn,
+			b->first_pfn + st->bucket_pages - 1);
+		for (k = 0; k < HIB_CLASS_COUNT; k++)
+			fprintf(f, "&#10;%s: %" PRIu64, hib_class_name((enum hib_class)k), b->pages[k]);
+		fprintf(f, "</title><rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
+			"fill=\"#e6e6e6\" stroke=\"#bbb\" stroke-width=\"0.5\"/>\n",
+			x, y, cell - 2, cell - 2);
+		for (k = 0; k < HIB_CLASS_COUNT; k++) {
+			double part = h * (double)b->pages[k] / (double)st->bucket_pages;
+
+			if (b->pages[k] == 0)
+				continue;
+			fprintf(f, "<rect x=\"%u\" y=\"%.2f\" width=\"%u\" height=\"%.2f\" fill=\"%s\"/>\n",
+				x, y + h - acc - part, cell - 2, part, class_colour[k]);
+			acc += part;
+		}
+		fprintf(f, "</g>\n");
+	}
+
+	/* chunk ratios, averaged into at most bar_w_total bars */
+	nbars = st->nchunks < bar_w_total ? st->nchunks : bar_w_total;
+	for (i = 0; i < st->nchunks; i++) {
+		const struct hib_stats_chunk *c = &st->chunks[i];
+		uint32_t l = c->image_cmp_len ? c->image_cmp_len : c->cmp_len[HIB_CODEC_LZO];
+		double rr = l ? (double)c->pages * ps / l : 0;
+
+		if (rr > maxr)
+			maxr = rr;
+	}
+	if (maxr > 40)
+		maxr = 40;
+	fprintf(f, "<text x=\"%u\" y=\"%u\" font-size=\"13\" font-weight=\"bold\">Compression ratio per 32-page chunk "
+		"(%s; stream order, PFN-list pages first)</text>\n", pad, chart_top - 30,
+		st->image_cmp_bytes ? "the image's own chunks" : "LZO, as the kernel would");
+	fprintf(f, "<text x=\"%u\" y=\"%u\">overall: image %.2f, LZO %.2f, LZ4 %.2f, zstd-1 %.2f, zstd-3 %.2f (bars above %.0f clipped)</text>\n",
+		pad, chart_top - 14,
+		st->image_cmp_bytes ? (double)st->unc_bytes / (double)st->image_cmp_bytes : 0,
+		ratio(st->unc_bytes, st->cmp_bytes[0]), ratio(st->unc_bytes, st->cmp_bytes[1]),
+		ratio(st->unc_bytes, st->cmp_bytes[2]), ratio(st->unc_bytes, st->cmp_bytes[3]), maxr);
+	fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"#fafafa\" stroke=\"#888\"/>\n",
+		pad + 40, chart_top, bar_w_total, chart_h);
+	for (k = 0; k <= 4; k++) {
+		double v = maxr * k / 4;
+		unsigned int y = chart_top + chart_h - (unsigned int)(chart_h * k / 4);
+
+		fprintf(f, "<text x=\"%u\" y=\"%u\" text-anchor=\"end\">%.1f</text>"
+			"<line x1=\"%u\" y1=\"%u\" x2=\"%u\" y2=\"%u\" stroke=\"#ddd\"/>\n",
+			pad + 36, y + 4, v, pad + 40, y, pad + 40 + bar_w_total, y);
+	}
+	for (i = 0; i < nbars; i++) {
+		uint64_t a = i * st->nchunks / nbars, e = (i + 1) * st->nchunks / nbars, j;
+		double unc = 0, cmp = 0, rr, bh, bw = (double)bar_w_total / (double)nbars;
+
+		for (j = a; j < e; j++) {
+			const struct hib_stats_chunk *c = &st->chunks[j];
+
+			unc += (double)c->pages * ps;
+			cmp += c->image_cmp_len ? c->image_cmp_len : c->cmp_len[HIB_CODEC_LZO];
+		}
+		rr = cmp > 0 ? unc / cmp : 0;
+		bh = chart_h * (rr > maxr ? maxr : rr) / maxr;
+		fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"#3a6ea5\">"
+			"<title>chunks %" PRIu64 "-%" PRIu64 ": ratio %.2f</title></rect>\n",
+			pad + 40 + i * bw, chart_top + chart_h - bh, bw > 1.5 ? bw - 0.5 : bw, bh,
+			a, e - 1, rr);
+	}
+	fprintf(f, "<text x=\"%u\" y=\"%u\">chunk 0</text><text x=\"%u\" y=\"%u\" text-anchor=\"end\">chunk %" PRIu64 "</text>\n",
+		pad + 40, chart_top + chart_h + 14, pad + 40 + bar_w_total,
+		chart_top + chart_h + 14, st->nchunks ? st->nchunks - 1 : 0);
+	fprintf(f, "<text x=\"%u\" y=\"%u\">ratio = uncompressed bytes / compressed bytes (cmp_len); hibimg %s</text>\n",
+		pad, height - 12, PACKAGE_VERSION);
+	fprintf(f, "</svg>\n");
+	if (fclose(f) != 0) {
+		warnx_("cannot write %s: %m", path);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "bucket",        required_argument, NULL, 'b' },
+		{ "svg",           required_argument, NULL, 's' },
+		{ "no-compress",   no_argument,       NULL, 'C' },
+		{ "json",          no_argument,       NULL, 'J' },
+		{ "raw",           no_argument,       NULL, 'r' },
+		{ "noheadings",    no_argument,       NULL, 'n' },
+		{ "resume-offset", required_argument, NULL, 'R' },
+		{ "help",          no_argument,       NULL, 'h' },
+		{ "version",       no_argument,       NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct hib_stats_opts so = { 0 };
+	struct out_opts oo = { 0 };
+	struct hib_stats st;
+	struct hib_image *img;
+	const char *svg = NULL, *view = "summary";
+	uint64_t offset = 0;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "b:s:JrnR:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			so.bucket_pages = parse_u64(optarg, "bucket size");
+			if (!so.bucket_pages)
+				die_(EXIT_USAGE, "invalid bucket size: '%s'", optarg);
+			break;
+		case 's': svg = optarg; break;
+		case 'C': so.no_compress = 1; break;
+		case 'J': oo.json = 1; break;
+		case 'r': oo.raw = 1; break;
+		case 'n': oo.noheadings = 1; break;
+		case 'R': offset = parse_u64(optarg, "resume offset"); break;
+		case 'h': usage();
+		case 'V': print_version();
+		default: errtryhelp("stats");
+		}
+	}
+	if (optind == argc) {
+		warnx_("no image given");
+		errtryhelp("stats");
+	}
+	if (argc - optind > 2) {
+		warnx_("too many arguments");
+		errtryhelp("stats");
+	}
+	if (argc - optind == 2)
+		view = argv[optind + 1];
+	if (strcmp(view, "summary") && strcmp(view, "classes") && strcmp(view, "buckets") &&
+	    strcmp(view, "ranges") && strcmp(view, "chunks")) {
+		warnx_("unknown view '%s'", view);
+		errtryhelp("stats");
+	}
+	if (svg && !strcmp(view, "ranges"))
+		die_(EXIT_USAGE, "--svg needs a view other than ranges");
+	if (!strcmp(view, "chunks") && so.no_compress)
+		die_(EXIT_USAGE, "the chunks view needs the compression pass");
+
+	img = open_image(argv[optind], offset);
+	rc = hib_image_load(img);
+	if (rc == HIB_OK)
+		rc = hib_image_load_pfns(img);
+	if (rc == HIB_OK && strcmp(view, "ranges"))
+		rc = hib_image_stats(img, &so, &st);
+	if (rc) {
+		warnx_("%s", hib_image_error(img));
+		hib_image_free(img);
+		return rc_to_exit(rc);
+	}
+	if (!strcmp(view, "ranges")) {
+		rc = view_ranges(img, &oo);
+		hib_image_free(img);
+		return rc ? EXIT_IOERR : EXIT_SUCCESS;
+	}
+	if (!strcmp(view, "summary"))
+		rc = view_summary(img, &st, &oo);
+	else if (!strcmp(view, "classes"))
+		rc = view_classes(&st, hib_image_header(img)->page_size, &oo);
+	else if (!strcmp(view, "buckets"))
+		rc = view_buckets(&st, &oo);
+	else
+		rc = view_chunks(&st, &oo);
+	if (rc == 0 && svg && write_svg(svg, img, &st))
+		rc = -1;
+	hib_stats_free(&st);
+	hib_image_free(img);
+	return rc ? EXIT_IOERR : EXIT_SUCCESS;
+}

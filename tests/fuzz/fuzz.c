@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * libFuzzer harnesses for every parser that takes bytes from an image.
+ *
+ * Each harness lays the fuzzer's bytes over one region of a small, valid
+ * in-memory swap area (a template built once from real fixture pages by the
+ * library's own builder) and then runs everything a user command would:
+ * open, load, PFN list, the whole stream with its CRC, identity. The area
+ * lives in a memfd and is opened by path, so the real read path is fuzzed.
+ *
+ *   resume      the resume page (signature, header, swap header)
+ *   map         the first swap-map page
+ *   info        the swsusp_info page
+ *   pfns        the PFN-list page of a raw image
+ *   chunk       the first LZO chunk (cmp_len + data, 4 pages)
+ *   chunk_lz4   the first LZ4 chunk
+ *   whole       the whole area (up to 512 KiB)
+ *
+ * A fuzzer binary is built per harness with -DHARNESS=\"name\". The same
+ * file builds a replay driver (-DREPLAY_MAIN) for the default test suite:
+ * "fuzz-replay HARNESS FILE|DIR..." runs the harness over those inputs, and
+ * "fuzz-replay HARNESS --seed FILE" writes the template's region, the seed.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <hibimg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PS 4096
+#define AREA_MAX (512 * 1024)
+
+static unsigned char *tmpl;       /* template area */
+static size_t tmpl_len;
+static size_t region_off, region_len;
+static int memfd = -1;
+static char mempath[64];
+#ifdef HARNESS
+static const char *harness = HARNESS;
+#else
+static const char *harness = "whole";
+#endif
+
+static uint64_t get64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* The template: a few dozen pages of the first fixture, rebuilt small. */
+static int src_page(void *arg, uint64_t i, unsigned char *page)
+{
+	const unsigned char *pages = arg;
+
+	memcpy(page, pages + (i % 24) * PS, PS);
+	/* something besides data: a banner and a vmcoreinfo page */
+	if (i == 3)
+		memcpy(page + 100, "Linux version 6.12.117-hibimg (fuzz) #1", 39);
+	if (i == 5)
+		memcpy(page, "OSRELEASE=6.12.117-hibimg\nPAGESIZE=4096\nKERNELOFFSET=0\n", 55);
+	return 0;
+}
+
+static void build_template(void)
+{
+	const char *srcdir = getenv("top_builddir");
+	enum hib_compression comp = !strcmp(harness, "pfns") ? HIB_COMP_NONE :
+				    !strcmp(harness, "chunk_lz4") ? HIB_COMP_LZ4 : HIB_COMP_LZO;
+	struct hib_build_opts o = { .to = comp, .level = HIB_LEVEL_AUTO, .threads = 1 };
+	struct hib_recompress_result res;
+	static unsigned char pages[24 * PS];
+	uint64_t pfns[48];
+	uint8_t zero[6] = { 0x22, 0, 0x40, 0, 0, 0 };   /* a few zero-flagged */
+	char src[512], out[] = "/tmp/hibimg-fuzz-XXXXXX";
+	struct hib_image *img;
+	struct hib_reader *rd;
+	struct hib_page pg;
+	size_t n = 0;
+	int fd, i;
+	struct stat st;
+
+	/* real memory: the first data pages of a fixture, if there is one */
+	snprintf(src, sizeof(src), "%s/fixtures/k612-lzo.img", srcdir ? srcdir : ".");
+	img = hib_image_new();
+	if (hib_image_open(img, src) == 0 && hib_image_load(img) == 0 &&
+	    hib_reader_new(img, &rd) == 0) {
+		while (n < 24 && hib_reader_next(rd, &pg) == 1)
+			if (pg.data)
+				memcpy(pages + PS * n++, pg.data, PS);
+		hib_reader_free(rd);
+	}
+	hib_image_free(img);
+	for (i = (int)n; i < 24; i++)
+		memset(pages + (size_t)i * PS, 0x11 * i, PS);
+	for (i = 0; i < 48; i++)
+		pfns[i] = 0x100 + (uint64_t)i + (i > 20 ? 7 : 0);
+
+	fd = mkstemp(out);
+	close(fd);
+	img = hib_image_new();
+	if (hib_image_build(img, out, &o, 48, pfns, zero, src_page, pages, &res)) {
+		fprintf(stderr, "fuzz: cannot build the template: %s\n", hib_image_error(img));
+		abort();
+	}
+	hib_image_free(img);
+	fd = open(out, O_RDONLY);
+	fstat(fd, &st);
+	tmpl_len = (size_t)st.st_size;
+	if (tmpl_len > AREA_MAX)
+		abort();
+	tmpl = malloc(AREA_MAX);
+	memset(tmpl, 0, AREA_MAX);
+	if (read(fd, tmpl, tmpl_len) != (ssize_t)tmpl_len)
+		abort();
+	close(fd);
+	unlink(out);
+
+	/* the region each harness owns */
+	{
+		uint64_t map = get64(tmpl + PS - 32);
+		uint64_t e0 = get64(tmpl + map * PS), e1 = get64(tmpl + map * PS + 8);
+
+		if (!strcmp(harness, "resume"))
+			region_off = 0, region_len = PS;
+		else if (!strcmp(harness, "map"))
+			region_off = map * PS, region_len = PS;
+		else if (!strcmp(harness, "info"))
+			region_off = e0 * PS, region_len = PS;
+		else if (!strcmp(harness, "pfns"))
+			region_off = e1 * PS, region_len = PS;
+		else if (!strcmp(harness, "chunk") || !strcmp(harness, "chunk_lz4"))
+			region_off = e1 * PS, region_len = 4 * PS;
+		else if (!strcmp(harness, "whole"))
+			region_off = 0, region_len = AREA_MAX;
+		else {
+			fprintf(stderr, "fuzz: unknown harness %s\n", harness);
+			exit(2);
+		}
+	}
+	memfd = memfd_create("hibimg-fuzz", MFD_CLOEXEC);
+	snprintf(mempath, sizeof(mempath), "/proc/self/fd/%d", memfd);
+}
+
+static void run_image(void)
+{
+	struct hib_image *img = hib_image_new();
+	struct hib_reader *rd;
+	struct hib_identity id;
+	struct hib_page pg;
+	uint64_t sum = 0;
+
+	if (hib_image_open(img, mempath) || hib_image_load(img) ||
+	    hib_image_load_pfns(img))
+		goto out;
+	if (hib_reader_new(img, &rd) == 0) {
+		while (hib_reader_next(rd, &pg) == 1)
+			sum += pg.pfn + (pg.data ? pg.data[0] : 0);
+		hib_reader_free(rd);
+	}
+	/* the threaded path must come to the same end */
+	if (hib_reader_new(img, &rd) == 0) {
+		if (hib_reader_set_threads(rd, 3) == 0)
+			while (hib_reader_next(rd, &pg) == 1)
+				sum -= pg.pfn + (pg.data ? pg.data[0] : 0);
+		hib_reader_free(rd);
+	}
+	if (hib_image_identify(img, &id) == 0)
+		sum += id.release[0];
+out:
+	hib_image_free(img);
+	(void)sum;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static unsigned char *area;
+	size_t len;
+
+	if (!tmpl) {
+		build_template();
+		area = malloc(AREA_MAX);
+	}
+	memcpy(area, tmpl, AREA_MAX);
+	if (!strcmp(harness, "whole")) {
+		len = size < AREA_MAX ? size : AREA_MAX;
+		memcpy(area, data, len);
+	} else {
+		memcpy(area + region_off, data, size < region_len ? size : region_len);
+		len = tmpl_len;
+	}
+	if (ftruncate(memfd, 0) || pwrite(memfd, area, len, 0) != (ssize_t)len)
+		abort();
+	run_image();
+	return 0;
+}
+
+#ifdef REPLAY_MAIN
+/* Replays files (or every file in directories) through the harness. */
+static int replay_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	static unsigned char buf[AREA_MAX];
+	size_t n;
+
+	if (!f) {
+		perror(path);
+		return 1;
+	}
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	LLVMFuzzerTestOneInput(buf, n);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int i, count = 0, bad = 0;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: fuzz-replay HARNESS FILE|DIR... | HARNESS --seed FILE\n");
+		return 2;
+	}
+	harness = argv[1];
+	if (!strcmp(argv[2], "--seed") && argc == 4) {
+		FILE *f;
+
+		build_template();
+		size_t len = strcmp(harness, "whole") ? region_len : tmpl_len;
+
+		/* the area's tail is unused slots: zeros the device may lack */
+		while (!strcmp(harness, "whole") && len > PS && !tmpl[len - 1])
+			len--;
+		f = fopen(argv[3], "wb");
+		if (!f || fwrite(tmpl + region_off, 1, len, f) == 0 || fclose(f))
+			return 1;
+		return 0;
+	}
+	for (i = 2; i < argc; i++) {
+		DIR *d = opendir(argv[i]);
+		struct dirent *de;
+
+		if (!d) {
+			bad |= replay_file(argv[i]);
+			count++;
+			continue;
+		}
+		while ((de = readdir(d))) {
+			char p[1024];
+
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(p, sizeof(p), "%s/%s", argv[i], de->d_name);
+			bad |= replay_file(p);
+			count++;
+		}
+		closedir(d);
+	}
+	printf("replayed %d inputs\n", count);
+	return bad || count == 0;
+}
+#endif

@@ -19,6 +19,27 @@
 
 static char fixtures[32][64];
 static size_t nfixtures;
+static char spent[8][64];       /* areas a resume attempt already spent */
+static size_t nspent;
+
+/* Sidecar resume_offset= (swap files): where the resume page is. */
+static uint64_t fx_offset(const char *name)
+{
+	struct sidecar sc;
+	char path[512];
+
+	fixture_src(path, sizeof(path), name, "expect");
+	if (sidecar_load(path, &sc) || !sidecar_has(&sc, "resume_offset"))
+		return 0;
+	return strtoull(sidecar_get(&sc, "resume_offset"), NULL, 10);
+}
+
+static int open_at(struct hib_image *img, const char *path, uint64_t off)
+{
+	if (off)
+		ck_assert_int_eq(hib_image_set_resume_offset(img, off), HIB_OK);
+	return hib_image_open(img, path);
+}
 
 /* ---- CRC ------------------------------------------------------------------ */
 
@@ -323,7 +344,7 @@ START_TEST(reader_matches_kernel)
 	ck_assert_int_eq(sidecar_load(path, &sc), 0);
 	fixture_img(path, sizeof(path), name);
 	img = hib_image_new();
-	ck_assert_int_eq(hib_image_open(img, path), HIB_OK);
+	ck_assert_int_eq(open_at(img, path, fx_offset(name)), HIB_OK);
 	h = hib_image_header(img);
 	ck_assert_int_eq(h->kind, HIB_KIND_KERNEL);
 	ck_assert_str_eq(h->orig_sig, "SWAPSPACE2");
@@ -391,11 +412,35 @@ START_TEST(reader_matches_kernel)
 END_TEST
 
 
+/* An area a real kernel already tried to resume from: the signature is the
+ * swap's again, the header fields and the data remain. */
+START_TEST(spent_is_reported)
+{
+	struct sidecar sc;
+	struct hib_image *img;
+	char path[512];
+
+	fixture_src(path, sizeof(path), spent[_i], "expect");
+	ck_assert_int_eq(sidecar_load(path, &sc), 0);
+	fixture_img(path, sizeof(path), spent[_i]);
+	img = hib_image_new();
+	ck_assert_int_eq(open_at(img, path, fx_offset(spent[_i])), HIB_OK);
+	ck_assert_int_eq(hib_image_header(img)->kind, HIB_KIND_SPENT);
+	ck_assert_str_eq(hib_image_header(img)->sig, "SWAPSPACE2");
+	if (sidecar_has(&sc, "header_image"))
+		ck_assert_uint_eq(hib_image_header(img)->image,
+				  sidecar_u64(&sc, "header_image"));
+	ck_assert_int_eq(hib_image_load(img), HIB_ERR_UNSUPPORTED);
+	ck_assert_ptr_nonnull(strstr(hib_image_error(img), "spent image"));
+	hib_image_free(img);
+}
+END_TEST
+
 /* ---- the writer ------------------------------------------------------------ */
 
 /* FNV-1a over (pfn, content) of every saved page in PFN order; a zero-flagged
  * page counts as a page of zeros, so storing or omitting zero pages keeps it. */
-static uint64_t content_digest(const char *path, uint64_t *npages)
+static uint64_t content_digest(const char *path, uint64_t off, uint64_t *npages)
 {
 	static const unsigned char zero[65536];
 	struct hib_image *img = hib_image_new();
@@ -405,7 +450,7 @@ static uint64_t content_digest(const char *path, uint64_t *npages)
 	unsigned int ps;
 	int rc;
 
-	ck_assert_int_eq(hib_image_open(img, path), HIB_OK);
+	ck_assert_int_eq(open_at(img, path, off), HIB_OK);
 	rc = hib_image_load(img);
 	ck_assert_msg(rc == HIB_OK, "%s: %s", path, hib_image_error(img));
 	ps = hib_image_header(img)->page_size;
@@ -426,14 +471,14 @@ static uint64_t content_digest(const char *path, uint64_t *npages)
 	return h;
 }
 
-static uint8_t *image_slots(const char *path, uint64_t *devpages)
+static uint8_t *image_slots(const char *path, uint64_t off, uint64_t *devpages)
 {
 	struct hib_image *img = hib_image_new();
 	const struct hib_info *in;
 	uint64_t i, dev;
 	uint8_t *bits;
 
-	ck_assert_int_eq(hib_image_open(img, path), HIB_OK);
+	ck_assert_int_eq(open_at(img, path, off), HIB_OK);
 	ck_assert_int_eq(hib_image_load(img), HIB_OK);
 	in = hib_image_info(img);
 	*devpages = hib_image_header(img)->device_size / hib_image_header(img)->page_size;
@@ -446,7 +491,7 @@ static uint8_t *image_slots(const char *path, uint64_t *devpages)
 		ck_assert_int_eq(hib_image_map_entry(img, i, &dev), HIB_OK);
 		bits[dev / 8] |= (uint8_t)(1u << (dev % 8));
 	}
-	bits[0] |= 1;   /* the resume page changes by design */
+	bits[off / 8] |= (uint8_t)(1u << (off % 8));   /* the resume page changes by design */
 	hib_image_free(img);
 	return bits;
 }
@@ -490,6 +535,7 @@ START_TEST(rewrite_round_trips)
 {
 	const char *name = fixtures[cases[_i].fixture];
 	size_t m = cases[_i].mode;
+	uint64_t off = fx_offset(name);
 	struct hib_recompress_opts o = { .to = modes[m].to, .level = modes[m].level,
 					 .zero = modes[m].zero,
 					 .unsafe_extra_slots = modes[m].unsafe };
@@ -509,7 +555,7 @@ START_TEST(rewrite_round_trips)
 	ck_assert_int_eq(system(cmd), 0);
 
 	img = hib_image_new();
-	ck_assert_int_eq(hib_image_open(img, src), HIB_OK);
+	ck_assert_int_eq(open_at(img, src, off), HIB_OK);
 	ck_assert_int_eq(hib_image_load(img), HIB_OK);
 	rc = hib_recompress(img, out, &o, &res);
 	if (rc == HIB_ERR_INVAL && !o.unsafe_extra_slots && res.slots_extra) {
@@ -523,13 +569,13 @@ START_TEST(rewrite_round_trips)
 	hib_image_free(img);
 
 	/* same PFN -> content map */
-	d_src = content_digest(src, &n_src);
-	d_out = content_digest(out, &n_out);
+	d_src = content_digest(src, off, &n_src);
+	d_out = content_digest(out, off, &n_out);
 	ck_assert_uint_eq(n_src, n_out);
 	ck_assert_msg(d_src == d_out, "%s mode %zu: content differs", name, m);
 
 	/* every slot outside the source image, byte for byte */
-	slots = image_slots(src, &devpages);
+	slots = image_slots(src, off, &devpages);
 	a = (unsigned char *)slurp(src, &la);
 	b = (unsigned char *)slurp(out, &lb);
 	ck_assert_uint_eq(la, lb);
@@ -540,7 +586,7 @@ START_TEST(rewrite_round_trips)
 				      "%s mode %zu: page %llu outside the image changed",
 				      name, m, (unsigned long long)p);
 	/* the swap header in the resume page is kept */
-	ck_assert(!memcmp(a, b, 4096 - 40));
+	ck_assert(!memcmp(a + off * 4096, b + off * 4096, 4096 - 40));
 	free(a);
 	free(b);
 	free(slots);
@@ -595,7 +641,8 @@ static int count_chunk(const struct hib_chunk *c, void *arg)
 	return 0;
 }
 
-static void read_all(const char *path, unsigned int threads, struct run_result *r)
+static void read_all(const char *path, uint64_t off, unsigned int threads,
+		     struct run_result *r)
 {
 	static const unsigned char zero[4096];
 	struct hib_image *img = hib_image_new();
@@ -606,7 +653,7 @@ static void read_all(const char *path, unsigned int threads, struct run_result *
 
 	memset(r, 0, sizeof(*r));
 	r->digest = 1469598103934665603ull;
-	ck_assert_int_eq(hib_image_open(img, path), HIB_OK);
+	ck_assert_int_eq(open_at(img, path, off), HIB_OK);
 	ck_assert_int_eq(hib_image_load(img), HIB_OK);
 	ck_assert_int_eq(hib_reader_new(img, &rd), HIB_OK);
 	ck_assert_int_eq(hib_reader_set_threads(rd, threads), HIB_OK);
@@ -634,10 +681,10 @@ START_TEST(threads_give_same_result)
 	size_t k;
 
 	fixture_img(path, sizeof(path), fixtures[_i]);
-	read_all(path, 1, &one);
+	read_all(path, fx_offset(fixtures[_i]), 1, &one);
 	ck_assert_int_eq(one.rc, 0);
 	for (k = 0; k < sizeof(counts) / sizeof(counts[0]); k++) {
-		read_all(path, counts[k], &many);
+		read_all(path, fx_offset(fixtures[_i]), counts[k], &many);
 		ck_assert_int_eq(many.rc, 0);
 		ck_assert_uint_eq(many.digest, one.digest);
 		ck_assert_uint_eq(many.pages, one.pages);
@@ -665,7 +712,8 @@ START_TEST(threads_report_the_same_error)
 
 		fixture_src(src, sizeof(src), fixtures[i], "expect");
 		ck_assert_int_eq(sidecar_load(src, &sc), 0);
-		if (strcmp(sidecar_get(&sc, "compression"), "none"))
+		if (strcmp(sidecar_get(&sc, "compression"), "none") &&
+		    !sidecar_has(&sc, "resume_offset"))
 			break;
 	}
 	ck_assert_uint_lt(i, nfixtures);
@@ -700,10 +748,10 @@ START_TEST(threads_report_the_same_error)
 	ck_assert_int_eq(fwrite(junk, 1, sizeof(junk), f), sizeof(junk));
 	fclose(f);
 
-	read_all(path, 1, &one);
+	read_all(path, 0, 1, &one);
 	ck_assert_int_eq(one.rc, HIB_ERR_DAMAGED);
 	ck_assert_msg(strstr(one.err, "chunk 9 ") != NULL, "%s", one.err);
-	read_all(path, 4, &many);
+	read_all(path, 0, 4, &many);
 	ck_assert_int_eq(many.rc, HIB_ERR_DAMAGED);
 	ck_assert_str_eq(many.err, one.err);
 	ck_assert_uint_eq(many.done, one.done);
@@ -734,6 +782,10 @@ static Suite *lib_suite(void)
 	tcase_add_loop_test(tc, reader_matches_kernel, 0, (int)nfixtures);
 	suite_add_tcase(s, tc);
 
+	tc = tcase_create("spent");
+	tcase_add_loop_test(tc, spent_is_reported, 0, (int)nspent);
+	suite_add_tcase(s, tc);
+
 	tc = tcase_create("threads");
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, threads_give_same_result, 0, (int)nfixtures);
@@ -755,6 +807,20 @@ int main(void)
 	int failed;
 
 	nfixtures = fixtures_list(fixtures, 32);
+	/* spent areas are not images any more: a test of their own */
+	for (size_t i = 0; i < nfixtures;) {
+		struct sidecar sc;
+		char path[512];
+
+		fixture_src(path, sizeof(path), fixtures[i], "expect");
+		if (sidecar_load(path, &sc) == 0 && sidecar_has(&sc, "spent_from")) {
+			memcpy(spent[nspent++], fixtures[i], 64);
+			memmove(fixtures[i], fixtures[i + 1], (nfixtures - i - 1) * 64);
+			nfixtures--;
+		} else {
+			i++;
+		}
+	}
 	if (nfixtures < 4) {
 		fprintf(stderr, "expected at least 4 fixtures, found %zu\n", nfixtures);
 		return EXIT_FAILURE;

@@ -7,7 +7,7 @@
 
 PS=4096
 pick() {  # first fixture whose compression is $1
-	for f in $(fixtures); do
+	for f in $(fixtures0); do
 		[ "$(sidecar "$f" compression)" = "$1" ] && { echo "$f"; return; }
 	done
 }

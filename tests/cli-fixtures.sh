@@ -8,10 +8,11 @@
 n=0
 for name in $(fixtures); do
 	img=$FIX_IMG/$name.img
+	R=$(roff "$name")
 	n=$((n + 1))
 	before=$(sha256sum <"$img")
 
-	run_hib 0 verify --json "$img"
+	run_hib 0 verify $R --json "$img"
 	v=$TMP/verify.json; cp "$TMP/out" "$v"
 	check "$name: status intact" test "$(json_get "$v" status)" = intact
 	check "$name: stream pages = kernel's saving pages" \
@@ -33,7 +34,7 @@ for name in $(fixtures); do
 		check "$name: CRC matches" test "$(json_get "$v" crc32-ok)" = true
 	fi
 
-	run_hib 0 info --json "$img"
+	run_hib 0 info $R --json "$img"
 	i=$TMP/info.json; cp "$TMP/out" "$i"
 	check "$name: kind" test "$(json_get "$i" kind)" = swsusp
 	check "$name: compression" \
@@ -42,23 +43,23 @@ for name in $(fixtures); do
 		test "$(json_get "$i" release)" = "$(sidecar "$name" kernel_release)"
 	check "$name: orig sig" test "$(json_get "$i" orig-sig)" = SWAPSPACE2
 
-	run_hib 0 info "$img";            out_has "Hibernation header"
-	run_hib 0 verify "$img";          out_has "intact"
-	run_hib 0 dump "$img" header;     out_has "S1SUSPEND"
-	run_hib 0 dump --json "$img" map; out_has '"map"'
-	run_hib 0 dump -r -n "$img" chunks
+	run_hib 0 info $R "$img";            out_has "Hibernation header"
+	run_hib 0 verify $R "$img";          out_has "intact"
+	run_hib 0 dump $R "$img" header;     out_has "S1SUSPEND"
+	run_hib 0 dump $R --json "$img" map; out_has '"map"'
+	run_hib 0 dump $R -r -n "$img" chunks
 	chunks=$(wc -l <"$TMP/out")
 	pages=$(sidecar "$name" saving_pages)
 	if [ "$(sidecar "$name" compression)" = none ]; then want=$pages
 	else want=$(( (pages + 31) / 32 )); fi
 	check "$name: one chunk per 32 stream pages ($chunks vs $want)" test "$chunks" = "$want"
-	run_hib 0 dump -r -n "$img" pfns
+	run_hib 0 dump $R -r -n "$img" pfns
 	runs_total=$(awk '{s += $4} END {print s}' "$TMP/out")
 	check "$name: PFN runs cover every entry" \
 		test "$runs_total" = "$(sidecar "$name" need_to_copy)"
 	first=$(awk 'NR==1 {print $2}' "$TMP/out")
-	run_hib 0 dump "$img" page "$first"; out_has "|"
-	run_hib 0 dump -o "$TMP/page" "$img" page "$first"
+	run_hib 0 dump $R "$img" page "$first"; out_has "|"
+	run_hib 0 dump $R -o "$TMP/page" "$img" page "$first"
 	check "$name: raw page is one page" test "$(stat -c %s "$TMP/page")" = 4096
 
 	after=$(sha256sum <"$img")

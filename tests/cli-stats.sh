@@ -88,7 +88,7 @@ done
 
 # --- fixtures -----------------------------------------------------------------
 n6=0
-for name in $(fixtures); do
+for name in $(fixtures0); do
 	img=$FIX_IMG/$name.img
 	comp=$(sidecar "$name" compression)
 	if [ ! -e "$img" ]; then
@@ -200,7 +200,7 @@ check "at least two fixtures" test "$(fixtures | wc -l)" -ge 2
 
 # --- the seed mail's shape -----------------------------------------------------
 # Its memory: 4940240 of 6275216 kbytes non-zero, i.e. a zero share of 0.2127.
-src=$(for name in $(fixtures); do printf '%s ' "$FIX_IMG/$name.img"; done)
+src=$(for name in $(fixtures0); do printf '%s ' "$FIX_IMG/$name.img"; done)
 # shellcheck disable=SC2086
 "$MKIMAGE" --pages 3000 --zero-share 0.2127 --zero-mode omit --to lzo "$TMP/seed.img" $src >"$TMP/mk" 2>&1
 check "mkimage built the seed-mix image" test $? = 0

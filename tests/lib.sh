@@ -57,8 +57,32 @@ sidecar() {  # sidecar NAME KEY
 	sed -n "s/^$2=\([^#]*\).*/\1/p" "$FIX_SRC/$1.expect" | sed 's/[[:space:]]*$//'
 }
 
+# Images a kernel wrote, not the spent ones (a resume attempt already put
+# the swap signature back): those have tests of their own.
 fixtures() {
-	for f in "$FIX_SRC"/*.expect; do basename "$f" .expect; done
+	for f in "$FIX_SRC"/*.expect; do
+		grep -q '^spent_from=' "$f" || basename "$f" .expect
+	done
+}
+
+# fixtures0: only those whose resume page is page 0 (scripts that walk the
+# raw disk themselves assume it)
+fixtures0() {
+	for f in $(fixtures); do
+		grep -q '^resume_offset=' "$FIX_SRC/$f.expect" || echo "$f"
+	done
+}
+
+spent_fixtures() {
+	for f in "$FIX_SRC"/*.expect; do
+		grep -q '^spent_from=' "$f" && basename "$f" .expect
+	done
+}
+
+# roff NAME: "-R N" when the fixture is a swap file (resume page not page 0)
+roff() {
+	o=$(sidecar "$1" resume_offset)
+	[ -n "$o" ] && echo "-R $o"
 }
 
 poke_u64() {  # poke_u64 FILE OFFSET VALUE (little-endian)

@@ -6,6 +6,7 @@
 #include "describe.h"
 
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdlib.h>
 
 static void __attribute__((noreturn)) usage(void)
@@ -19,6 +20,7 @@ static void __attribute__((noreturn)) usage(void)
 	       " -r, --raw                  use raw output format\n"
 	       " -R, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
 	       "     --no-scan              do not search memory for the kernel release\n"
+	       "                              nor the swap area for slots holding data\n"
 	       USAGE_HELP_OPTIONS);
 	printf("\nSee hibimg-info(1).\n");
 	exit(EXIT_SUCCESS);
@@ -63,6 +65,24 @@ static int describe(struct out_rec *r, const char *spec, uint64_t offset, int sc
 		if (rc)
 			goto out;
 		describe_identity(r, &id);
+	}
+	if (scan && hib_image_header(img)->resume_offset == 0) {
+		struct hib_slot_usage su;
+
+		rc = hib_image_slot_usage(img, &su);
+		if (rc)
+			goto out;
+		out_rec_section(r, "Swap slots");
+		out_rec_add(r, "area-slots", "slots in the area", OUT_NUM, "%" PRIu64,
+			    su.area_pages);
+		out_rec_add(r, "image-slots", "held by the image (incl. resume page)",
+			    OUT_NUM, "%" PRIu64, su.image_slots);
+		/* Pages swapped out before hibernation: evidence the image lacks. */
+		out_rec_add(r, "foreign-slots", "other slots holding data", OUT_NUM,
+			    "%" PRIu64, su.foreign_data);
+		if (su.foreign_data)
+			out_rec_add(r, "first-foreign-slot", "first of them", OUT_NUM,
+				    "%" PRIu64, su.first_foreign);
 	}
 out:
 	if (rc) {

@@ -40,5 +40,7 @@ int cmd_dump(int argc, char **argv);
 int cmd_recompress(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_cat(int argc, char **argv);
 
 #endif

@@ -19,6 +19,8 @@ static const struct cmd commands[] = {
 	{ "recompress", cmd_recompress, "rewrite an image: LZO, LZ4 or raw, zero pages stored or omitted" },
 	{ "stats",  cmd_stats,  "page classes, memory layout and compressibility of an image" },
 	{ "simulate", cmd_simulate, "time and size with the zero check on/off and each compressor" },
+	{ "export", cmd_export, "write the saved memory as raw, LiME or ELF core" },
+	{ "cat",    cmd_cat,    "write saved pages (by PFN or address) or a swap slot" },
 };
 
 void warnx_(const char *fmt, ...)

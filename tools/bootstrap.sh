@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 pkgs="build-essential autoconf automake libtool pkg-config
       libblkid-dev liblz4-dev liblzo2-dev libzstd-dev libdeflate-dev
-      libsmartcols-dev check zstd python3 util-linux"
+      libsmartcols-dev check zstd python3 python3-drgn util-linux"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

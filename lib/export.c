@@ -1,0 +1,690 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * export.c - the saved memory as the files memory-forensics tools open:
+ * a raw physical image, LiME, or an ELF64 core with the kernel's VMCOREINFO;
+ * saved pages read back by PFN; the swap slots the image does not own.
+ *
+ * Every PFN-list entry, zero-flagged or not, takes one page in the output,
+ * and both appear in ascending PFN order, so a page's file offset follows
+ * from its list entry and its run: nothing has to be sorted or held while
+ * the stream goes by once.
+ */
+#include "hibimgP.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* LiME (github.com/504ensicsLabs/LiME, lime.h): lime_mem_range_header. */
+#define LIME_MAGIC           0x4C694D45u
+#define LIME_VERSION         1u
+#define LIME_HDR             32u
+
+/* include/uapi/linux/elf.h */
+#define ELF_EHDR             64u
+#define ELF_PHDR             56u
+#define ELF_SHDR             64u
+#define ET_CORE              4u
+#define PT_LOAD              1u
+#define PT_NOTE              4u
+#define PN_XNUM              0xffffu
+#define EM_NONE              0u
+#define EM_386               3u
+#define EM_PPC64             21u
+#define EM_S390              22u
+#define EM_X86_64            62u
+#define EM_AARCH64           183u
+#define EM_RISCV             243u
+/* crash_core.c: append_elf_note(buf, VMCOREINFO_NOTE_NAME, 0, ...) */
+#define VMCOREINFO_NAME      "VMCOREINFO"
+#define VMCOREINFO_NAME_PAD  12u          /* "VMCOREINFO\0" rounded to 4 */
+/* arch/x86/include/asm/page_64_types.h */
+#define START_KERNEL_MAP     0xffffffff80000000ull
+#define KERNEL_IMAGE_SIZE_DEFAULT (512ull << 20)
+
+/* Pending output: contiguous bytes gathered so one pwrite covers many pages. */
+#define OUTBUF               (1u << 20)
+
+struct ex {
+	struct hib_image *img;
+	const struct hib_export_opts *o;
+	struct hib_export_result *res;
+	int fd;
+	unsigned int ps;
+	unsigned char *buf;
+	size_t len;
+	uint64_t off;               /* file offset of buf[0] */
+	uint64_t data_start;        /* ELF: offset of the first PT_LOAD byte */
+	uint64_t note_off;
+	uint64_t phnum;             /* ELF: program headers room is reserved for */
+	uint64_t phys_base, kimage_size;    /* ELF x86_64: the kernel-image window */
+	unsigned char *vmci;        /* ELF: copy of the VMCOREINFO page */
+};
+
+static uint64_t run_len(const struct hib_image *img, uint64_t r)
+{
+	uint64_t next = r + 1 < img->n_runs ? img->runs[r + 1].first_entry :
+			img->pfns.entries;
+
+	return next - img->runs[r].first_entry;
+}
+
+/* The list entry holding pfn, by binary search over the runs. */
+static bool find_pfn(const struct hib_image *img, uint64_t pfn, uint64_t *entry)
+{
+	uint64_t lo = 0, hi = img->n_runs;
+
+	if (!hi || pfn < img->runs[0].start_pfn)
+		return false;
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (img->runs[mid].start_pfn <= pfn)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (pfn - img->runs[lo].start_pfn >= run_len(img, lo))
+		return false;
+	if (entry)
+		*entry = img->runs[lo].first_entry + (pfn - img->runs[lo].start_pfn);
+	return true;
+}
+
+static bool all_zero(const unsigned char *p, size_t n)
+{
+	return !p[0] && !memcmp(p, p + 1, n - 1);
+}
+
+static int flush(struct ex *x)
+{
+	size_t done = 0;
+
+	while (done < x->len) {
+		ssize_t n = pwrite(x->fd, x->buf + done, x->len - done,
+				   (off_t)(x->off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return hib_seterr(x->img, HIB_ERR_IO,
+					  "cannot write the export at offset 0x%llx: %s",
+					  (unsigned long long)(x->off + done),
+					  n < 0 ? strerror(errno) : "short write");
+		done += (size_t)n;
+	}
+	x->len = 0;
+	return HIB_OK;
+}
+
+/* Queues n <= a page of bytes for offset off; what is never queued stays a
+ * hole. */
+static int emit(struct ex *x, uint64_t off, const void *p, size_t n)
+{
+	int rc;
+
+	if (x->len && (off != x->off + x->len || x->len + n > OUTBUF)) {
+		rc = flush(x);
+		if (rc)
+			return rc;
+	}
+	if (!x->len)
+		x->off = off;
+	memcpy(x->buf + x->len, p, n);
+	x->len += n;
+	return HIB_OK;
+}
+
+static void put(unsigned char *p, uint64_t v, unsigned int size, bool be)
+{
+	unsigned int i;
+
+	for (i = 0; i < size; i++)
+		p[be ? size - 1 - i : i] = (unsigned char)(v >> (8 * i));
+}
+
+static unsigned int e_machine(const struct hib_info *in)
+{
+	switch (in->arch) {
+	case HIB_ARCH_X86_64: return EM_X86_64;
+	case HIB_ARCH_ARM64:  return EM_AARCH64;
+	case HIB_ARCH_GENERIC:
+		/* uname -m of the kernel that wrote the generic header */
+		if (!strcmp(in->machine, "x86_64"))
+			return EM_X86_64;
+		if (!strcmp(in->machine, "aarch64") || !strcmp(in->machine, "arm64"))
+			return EM_AARCH64;
+		if (!strcmp(in->machine, "riscv64"))
+			return EM_RISCV;
+		if (!strncmp(in->machine, "ppc64", 5))
+			return EM_PPC64;
+		if (!strcmp(in->machine, "s390x"))
+			return EM_S390;
+		if (in->machine[0] == 'i' && !strcmp(in->machine + 2, "86"))
+			return EM_386;
+		return EM_NONE;
+	case HIB_ARCH_UNKNOWN_RECORD:
+		break;
+	}
+	return EM_NONE;
+}
+
+/* Where list entry e of run r lands in the output. */
+static uint64_t page_offset(const struct ex *x, uint64_t pfn, uint64_t r, uint64_t e)
+{
+	switch (x->o->format) {
+	case HIB_EXPORT_LIME:
+		return (r + 1) * LIME_HDR + e * x->ps;
+	case HIB_EXPORT_ELF:
+		return x->data_start + e * x->ps;
+	case HIB_EXPORT_RAW:
+		break;
+	}
+	return pfn * x->ps;
+}
+
+static int lime_header(struct ex *x, uint64_t r)
+{
+	const struct hib_image *img = x->img;
+	unsigned char h[LIME_HDR];
+	uint64_t start = img->runs[r].start_pfn * x->ps;
+
+	/* LiME headers are little-endian whatever the memory's byte order. */
+	memset(h, 0, sizeof(h));
+	put(h, LIME_MAGIC, 4, false);
+	put(h + 4, LIME_VERSION, 4, false);
+	put(h + 8, start, 8, false);
+	put(h + 16, start + run_len(img, r) * x->ps - 1, 8, false);
+	return emit(x, r * LIME_HDR + img->runs[r].first_entry * x->ps, h, sizeof(h));
+}
+
+/*
+ * ELF layout: header, program headers (PT_NOTE first, then one PT_LOAD per
+ * run), the extended-numbering section header when needed, the note, then
+ * the page data from a page boundary on. The note's length is known only
+ * once its page has streamed by, so room for a whole page is reserved and
+ * the headers are written last.
+ */
+static void elf_plan(struct ex *x)
+{
+	uint64_t off;
+
+	/* the note, a PT_LOAD per run, and at most one kernel-map alias each */
+	x->phnum = 2 * x->img->n_runs + 1;
+	off = ELF_EHDR + x->phnum * ELF_PHDR;
+	if (x->phnum >= PN_XNUM)
+		off += ELF_SHDR;
+	x->note_off = off;
+	off += 12 + VMCOREINFO_NAME_PAD + ((x->ps + 3) & ~3u);
+	x->data_start = div_round_up(off, x->ps) * x->ps;
+}
+
+/* A "NUMBER(name)=value" line of the VMCOREINFO text (printed with %ld). */
+static bool vmci_number(const struct ex *x, const char *key, uint64_t *v)
+{
+	const char *t = (const char *)x->vmci, *p = t;
+	size_t kl = strlen(key);
+
+	while ((p = strstr(p, key))) {
+		if ((p == t || p[-1] == '\n') && p[kl] == '=') {
+			*v = (uint64_t)strtoll(p + kl + 1, NULL, 10);
+			return true;
+		}
+		p += kl;
+	}
+	return false;
+}
+
+/*
+ * Readers find the page tables through SYMBOL(init_top_pgt), a kernel-image
+ * address: without a segment that maps it they cannot translate anything
+ * (drgn: "recursive address translation"). /proc/vmcore carries such a
+ * segment; here it is the part of each run inside the kernel-image window
+ * [phys_base, phys_base + KERNEL_IMAGE_SIZE), at __START_KERNEL_map +
+ * (paddr - phys_base), the inverse of __pa_symbol(), which holds with and
+ * without KASLR. It shares its file bytes with the run's own PT_LOAD.
+ */
+static bool kmap_part(const struct ex *x, uint64_t r, uint64_t *a, uint64_t *b)
+{
+	const struct hib_image *img = x->img;
+	uint64_t start = img->runs[r].start_pfn * x->ps;
+	uint64_t end = start + run_len(img, r) * x->ps;
+
+	if (!x->kimage_size)
+		return false;
+	*a = start > x->phys_base ? start : x->phys_base;
+	*b = end < x->phys_base + x->kimage_size ? end : x->phys_base + x->kimage_size;
+	return *a < *b;
+}
+
+static void kmap_plan(struct ex *x)
+{
+	uint64_t r, a, b;
+
+	if (!x->res->vmcoreinfo || x->res->e_machine != EM_X86_64 ||
+	    !vmci_number(x, "NUMBER(phys_base)", &x->phys_base))
+		return;
+	if (!vmci_number(x, "NUMBER(KERNEL_IMAGE_SIZE)", &x->kimage_size) ||
+	    !x->kimage_size)
+		x->kimage_size = KERNEL_IMAGE_SIZE_DEFAULT;
+	for (r = 0; r < x->img->n_runs; r++)
+		x->res->kernel_map_loads += kmap_part(x, r, &a, &b);
+}
+
+static int elf_headers(struct ex *x)
+{
+	const struct hib_image *img = x->img;
+	bool be = img->hdr.big_endian;
+	uint64_t phnum, ka, kb;
+	uint64_t shoff = ELF_EHDR + x->phnum * ELF_PHDR, r, off;
+	unsigned char h[ELF_EHDR], p[ELF_PHDR], s[ELF_SHDR];
+	size_t desc = (size_t)x->res->vmcoreinfo_len;
+	int rc;
+
+	kmap_plan(x);
+	phnum = img->n_runs + x->res->kernel_map_loads + (x->res->vmcoreinfo ? 1 : 0);
+	memset(h, 0, sizeof(h));
+	memcpy(h, "\177ELF", 4);
+	h[4] = 2;                                   /* ELFCLASS64 */
+	h[5] = be ? 2 : 1;                          /* ELFDATA2MSB / LSB */
+	h[6] = 1;                                   /* EV_CURRENT */
+	put(h + 16, ET_CORE, 2, be);
+	put(h + 18, x->res->e_machine, 2, be);
+	put(h + 20, 1, 4, be);
+	put(h + 32, ELF_EHDR, 8, be);               /* e_phoff */
+	put(h + 52, ELF_EHDR, 2, be);
+	put(h + 54, ELF_PHDR, 2, be);
+	/* Extended numbering (elf(5), PN_XNUM): the real count goes into
+	 * section header 0, as the kernel's own core dumps do it. */
+	put(h + 56, phnum >= PN_XNUM ? PN_XNUM : phnum, 2, be);
+	if (phnum >= PN_XNUM) {
+		put(h + 40, shoff, 8, be);
+		put(h + 58, ELF_SHDR, 2, be);
+		put(h + 60, 1, 2, be);
+	}
+	rc = emit(x, 0, h, sizeof(h));
+	off = ELF_EHDR;
+	if (rc == HIB_OK && x->res->vmcoreinfo) {
+		memset(p, 0, sizeof(p));
+		put(p, PT_NOTE, 4, be);
+		put(p + 8, x->note_off, 8, be);
+		put(p + 32, 12 + VMCOREINFO_NAME_PAD + ((desc + 3) & ~(size_t)3), 8, be);
+		put(p + 40, 12 + VMCOREINFO_NAME_PAD + ((desc + 3) & ~(size_t)3), 8, be);
+		put(p + 48, 4, 8, be);
+		rc = emit(x, off, p, sizeof(p));
+		off += ELF_PHDR;
+	}
+	for (r = 0; rc == HIB_OK && r < img->n_runs; r++) {
+		uint64_t bytes = run_len(img, r) * x->ps;
+
+		memset(p, 0, sizeof(p));
+		put(p, PT_LOAD, 4, be);
+		put(p + 4, 7, 4, be);               /* PF_R | PF_W | PF_X, as kexec-tools */
+		put(p + 8, x->data_start + img->runs[r].first_entry * x->ps, 8, be);
+		/* p_vaddr 0: the direct map moves with KASLR (RANDOMIZE_MEMORY),
+		 * so readers translate through the page tables instead. */
+		put(p + 24, img->runs[r].start_pfn * x->ps, 8, be);
+		put(p + 32, bytes, 8, be);
+		put(p + 40, bytes, 8, be);
+		rc = emit(x, off, p, sizeof(p));
+		off += ELF_PHDR;
+	}
+	for (r = 0; rc == HIB_OK && r < img->n_runs; r++) {
+		if (!kmap_part(x, r, &ka, &kb))
+			continue;
+		memset(p, 0, sizeof(p));
+		put(p, PT_LOAD, 4, be);
+		put(p + 4, 7, 4, be);
+		put(p + 8, x->data_start + img->runs[r].first_entry * x->ps +
+		    (ka - img->runs[r].start_pfn * x->ps), 8, be);
+		put(p + 16, START_KERNEL_MAP + (ka - x->phys_base), 8, be);
+		put(p + 24, ka, 8, be);
+		put(p + 32, kb - ka, 8, be);
+		put(p + 40, kb - ka, 8, be);
+		rc = emit(x, off, p, sizeof(p));
+		off += ELF_PHDR;
+	}
+	if (rc == HIB_OK && phnum >= PN_XNUM) {
+		memset(s, 0, sizeof(s));
+		put(s + 32, 1, 8, be);              /* sh_size: e_shnum */
+		put(s + 44, (uint32_t)phnum, 4, be); /* sh_info: e_phnum */
+		rc = emit(x, shoff, s, sizeof(s));
+	}
+	if (rc == HIB_OK && x->res->vmcoreinfo) {
+		unsigned char n[12 + VMCOREINFO_NAME_PAD];
+
+		memset(n, 0, sizeof(n));
+		put(n, sizeof(VMCOREINFO_NAME), 4, be);
+		put(n + 4, desc, 4, be);
+		memcpy(n + 12, VMCOREINFO_NAME, sizeof(VMCOREINFO_NAME));
+		rc = emit(x, x->note_off, n, sizeof(n));
+		if (rc == HIB_OK)
+			rc = emit(x, x->note_off + sizeof(n), x->vmci, desc);
+	}
+	return rc;
+}
+
+static int stream_pages(struct ex *x)
+{
+	struct hib_image *img = x->img;
+	struct hib_reader *rd;
+	struct hib_page pg;
+	uint64_t r = 0, total = img->pfns.entries, step = total / 100 + 1;
+	int rc;
+
+	rc = hib_reader_new(img, &rd);
+	if (rc)
+		return rc;
+	while ((rc = hib_reader_next(rd, &pg)) == 1) {
+		bool first = !pg.entry;
+
+		while (r + 1 < img->n_runs && img->runs[r + 1].first_entry <= pg.entry) {
+			r++;
+			first = true;
+		}
+		if (first && x->o->format == HIB_EXPORT_LIME) {
+			rc = lime_header(x, r);
+			if (rc)
+				break;
+		}
+		if (pg.data) {
+			x->res->data_pages++;
+			/* The same page identity.c takes: the kernel allocates
+			 * vmcoreinfo_data as a zeroed page of its own. */
+			if (x->o->format == HIB_EXPORT_ELF && !x->res->vmcoreinfo &&
+			    !memcmp(pg.data, "OSRELEASE=", 10)) {
+				memcpy(x->vmci, pg.data, x->ps);
+				x->res->vmcoreinfo = 1;
+				x->res->vmcoreinfo_pfn = pg.pfn;
+				x->res->vmcoreinfo_len = strnlen((char *)x->vmci, x->ps);
+			}
+			if (!all_zero(pg.data, x->ps)) {
+				rc = emit(x, page_offset(x, pg.pfn, r, pg.entry), pg.data, x->ps);
+				if (rc)
+					break;
+			}
+		} else {
+			x->res->zero_pages++;
+		}
+		x->res->pages++;
+		if (x->o->progress && (x->res->pages % step == 0 || x->res->pages == total))
+			x->o->progress(x->res->pages, total, x->o->progress_arg);
+	}
+	hib_reader_free(rd);
+	return rc < 0 ? rc : HIB_OK;
+}
+
+static int same_input(const struct hib_image *img, const struct stat *st)
+{
+	struct stat in;
+
+	if (fstat(img->fd, &in) < 0)
+		return 0;
+	if (S_ISBLK(in.st_mode) && S_ISBLK(st->st_mode))
+		return in.st_rdev == st->st_rdev;
+	return in.st_dev == st->st_dev && in.st_ino == st->st_ino;
+}
+
+/* stat() follows symlinks, so a link to the input, or a second hard link
+ * of it, shows the input's own inode. */
+static int check_out(struct hib_image *img, const char *out)
+{
+	struct stat st;
+
+	if (stat(out, &st) == 0) {
+		if (same_input(img, &st))
+			return hib_seterr(img, HIB_ERR_INVAL,
+					  "%s is the input itself: refusing to write over the evidence",
+					  out);
+		if (!S_ISREG(st.st_mode))
+			return hib_seterr(img, HIB_ERR_INVAL,
+					  "%s exists and is not a regular file", out);
+	} else if (errno != ENOENT) {
+		return hib_seterr(img, HIB_ERR_IO, "cannot stat %s: %s", out, strerror(errno));
+	}
+	return HIB_OK;
+}
+
+int hib_export(struct hib_image *img, const char *out,
+	       const struct hib_export_opts *o, struct hib_export_result *res)
+{
+	struct ex x;
+	char *tmp = NULL;
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	memset(&x, 0, sizeof(x));
+	x.fd = -1;
+	if (!img->loaded)
+		return hib_seterr(img, HIB_ERR_INVAL, "image not loaded");
+	if (o->format != HIB_EXPORT_RAW && o->format != HIB_EXPORT_LIME &&
+	    o->format != HIB_EXPORT_ELF)
+		return hib_seterr(img, HIB_ERR_INVAL, "unknown export format %d", (int)o->format);
+	rc = hib_image_load_pfns(img);
+	if (rc)
+		return rc;
+	rc = check_out(img, out);
+	if (rc)
+		return rc;
+	x.img = img;
+	x.o = o;
+	x.res = res;
+	x.ps = img->lay.ps;
+	x.buf = malloc(OUTBUF);
+	x.vmci = calloc(1, x.ps);
+	if (!x.buf || !x.vmci) {
+		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	res->ranges = img->n_runs;
+	res->e_machine = e_machine(&img->info);
+	if (o->format == HIB_EXPORT_ELF)
+		elf_plan(&x);
+
+	if (asprintf(&tmp, "%s.hibimg-XXXXXX", out) < 0) {
+		tmp = NULL;
+		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	/* Memory images hold keys and passwords: owner-only, like the input. */
+	x.fd = mkostemp(tmp, O_CLOEXEC);
+	if (x.fd < 0) {
+		rc = hib_seterr(img, HIB_ERR_IO, "cannot create a file next to %s: %s",
+				out, strerror(errno));
+		free(tmp);
+		tmp = NULL;
+		goto out;
+	}
+
+	rc = stream_pages(&x);
+	if (rc == HIB_OK && o->format == HIB_EXPORT_ELF)
+		rc = elf_headers(&x);
+	if (rc == HIB_OK)
+		rc = flush(&x);
+	if (rc == HIB_OK) {
+		uint64_t size;
+
+		switch (o->format) {
+		case HIB_EXPORT_RAW:
+			size = (img->pfns.highest + 1) * x.ps;
+			break;
+		case HIB_EXPORT_LIME:
+			size = img->n_runs * LIME_HDR + img->pfns.entries * x.ps;
+			break;
+		default:
+			size = x.data_start + img->pfns.entries * x.ps;
+			break;
+		}
+		res->file_size = size;
+		if (ftruncate(x.fd, (off_t)size) < 0)
+			rc = hib_seterr(img, HIB_ERR_IO, "cannot size %s: %s", tmp,
+					strerror(errno));
+	}
+	if (rc == HIB_OK && fsync(x.fd) < 0)
+		rc = hib_seterr(img, HIB_ERR_IO, "cannot sync %s: %s", tmp, strerror(errno));
+	if (close(x.fd) < 0 && rc == HIB_OK)
+		rc = hib_seterr(img, HIB_ERR_IO, "cannot close %s: %s", tmp, strerror(errno));
+	x.fd = -1;
+	if (rc == HIB_OK && rename(tmp, out) < 0)
+		rc = hib_seterr(img, HIB_ERR_IO, "cannot rename %s to %s: %s", tmp, out,
+				strerror(errno));
+	if (rc)
+		unlink(tmp);
+out:
+	free(tmp);
+	free(x.buf);
+	free(x.vmci);
+	return rc;
+}
+
+int hib_image_read_pfns(struct hib_image *img, const struct hib_pfn_range *r,
+			size_t n, hib_page_cb cb, void *arg)
+{
+	struct hib_reader *rd;
+	struct hib_page pg;
+	unsigned char *zero;
+	uint64_t pfn, e0, e1;
+	size_t k;
+	int rc;
+
+	if (!img->loaded)
+		return hib_seterr(img, HIB_ERR_INVAL, "image not loaded");
+	if (!n)
+		return hib_seterr(img, HIB_ERR_INVAL, "no PFN range given");
+	rc = hib_image_load_pfns(img);
+	if (rc)
+		return rc;
+	/* Refuse before any byte goes out: a missing PFN would otherwise
+	 * leave the caller with a silently short copy. */
+	for (k = 0; k < n; k++) {
+		if (r[k].first > r[k].last || (k && r[k].first <= r[k - 1].last))
+			return hib_seterr(img, HIB_ERR_INVAL,
+					  "PFN range 0x%llx-0x%llx: ranges must be ascending, disjoint and not empty",
+					  (unsigned long long)r[k].first,
+					  (unsigned long long)r[k].last);
+		if (find_pfn(img, r[k].first, &e0) && find_pfn(img, r[k].last, &e1) &&
+		    e1 - e0 == r[k].last - r[k].first)
+			continue;
+		for (pfn = r[k].first; find_pfn(img, pfn, NULL); pfn++)
+			;
+		return hib_seterr(img, HIB_ERR_INVAL, "PFN 0x%llx is not saved in the image",
+				  (unsigned long long)pfn);
+	}
+	zero = calloc(1, img->lay.ps);
+	if (!zero)
+		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	rc = hib_reader_new(img, &rd);
+	if (rc) {
+		free(zero);
+		return rc;
+	}
+	k = 0;
+	while ((rc = hib_reader_next(rd, &pg)) == 1) {
+		while (pg.pfn > r[k].last)
+			k++;        /* the last range ends the loop below first */
+		if (pg.pfn < r[k].first)
+			continue;
+		rc = cb(pg.pfn, pg.data ? pg.data : zero, arg);
+		if (rc) {
+			rc = hib_seterr(img, rc < 0 ? rc : HIB_ERR_INVAL,
+					"PFN 0x%llx: stopped by the caller",
+					(unsigned long long)pg.pfn);
+			break;
+		}
+		if (pg.pfn == r[n - 1].last)
+			break;
+	}
+	hib_reader_free(rd);
+	free(zero);
+	return rc < 0 ? rc : HIB_OK;
+}
+
+int hib_image_read_slot(struct hib_image *img, uint64_t slot, void *buf)
+{
+	char what[64];
+
+	if (!img->opened)
+		return hib_seterr(img, HIB_ERR_INVAL, "image not open");
+	if (slot >= img->devpages)
+		return hib_seterr(img, HIB_ERR_INVAL,
+				  "slot %llu is beyond the end of %s (%llu pages)",
+				  (unsigned long long)slot, img->path,
+				  (unsigned long long)img->devpages);
+	snprintf(what, sizeof(what), "slot %llu", (unsigned long long)slot);
+	return hib_pread(img, buf, img->lay.ps, slot * img->lay.ps, what);
+}
+
+static void mark(uint8_t *bits, uint64_t n)
+{
+	bits[n >> 3] |= (uint8_t)(1u << (n & 7));
+}
+
+int hib_image_slot_usage(struct hib_image *img, struct hib_slot_usage *u)
+{
+	const size_t block = 1u << 20;
+	unsigned int ps = img->lay.ps;
+	uint64_t area, i, dev, s;
+	uint8_t *own;
+	unsigned char *buf;
+	int rc = HIB_OK;
+
+	memset(u, 0, sizeof(*u));
+	if (!img->loaded)
+		return hib_seterr(img, HIB_ERR_INVAL, "image not loaded");
+	/* In a swap file the slots are scattered over the partition by the
+	 * file's extents, which the partition image alone does not give. */
+	if (img->resume_offset)
+		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
+				  "slot usage needs a swap partition, not a swap file (resume offset %llu)",
+				  (unsigned long long)img->resume_offset);
+	area = img->devpages;
+	if (img->hdr.swap_version == 1 && img->hdr.last_page &&
+	    (uint64_t)img->hdr.last_page + 1 < area)
+		area = (uint64_t)img->hdr.last_page + 1;
+	own = calloc(area / 8 + 1, 1);
+	buf = malloc(block);
+	if (!own || !buf) {
+		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	mark(own, 0);
+	for (i = 0; i < img->n_map_pages; i++)
+		if (img->map_pages[i] < area)
+			mark(own, img->map_pages[i]);
+	for (i = 0; i < img->info.map_entries; i++) {
+		rc = hib_image_map_entry(img, i, &dev);
+		if (rc)
+			goto out;
+		if (dev < area)
+			mark(own, dev);
+	}
+	u->area_pages = area;
+	for (s = 0; s < area; s++)
+		u->image_slots += (own[s >> 3] >> (s & 7)) & 1;
+	for (s = 0; s < area;) {
+		uint64_t n = block / ps, k;
+
+		if (n > area - s)
+			n = area - s;
+		rc = hib_pread(img, buf, n * ps, s * ps, "scanning the swap area");
+		if (rc)
+			goto out;
+		for (k = 0; k < n; k++, s++) {
+			if ((own[s >> 3] >> (s & 7)) & 1)
+				continue;
+			if (all_zero(buf + k * ps, ps))
+				continue;
+			if (!u->foreign_data)
+				u->first_foreign = s;
+			u->foreign_data++;
+		}
+	}
+out:
+	free(own);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * hibimg cat - raw bytes out of an image: saved pages by PFN or physical
+ * address, or a swap slot the image does not own.
+ */
+#include "config.h"
+#include "common.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void __attribute__((noreturn)) usage(void)
+{
+	printf("Usage:\n hibimg cat [options] <spec> --pfn <n>[-<m>][,...]\n"
+	       " hibimg cat [options] <spec> --phys <addr>[+<len>]\n"
+	       " hibimg cat [options] <spec> --slot <n>\n\n");
+	printf("Write raw bytes of a hibernation image to standard output or a file:\n"
+	       "saved pages by PFN or physical address, or one swap slot (device page).\n\n");
+	printf("Options:\n"
+	       " -p, --pfn <n>[-<m>][,...]  saved pages n to m (inclusive); several\n"
+	       "                              ascending ranges, comma-separated\n"
+	       " -a, --phys <addr>[+<len>]  len bytes of physical memory from addr\n"
+	       "                              (default: to the end of addr's page)\n"
+	       " -s, --slot <n>             the raw device page n of the swap area\n"
+	       " -o, --output <file>        write to <file> instead of standard output\n"
+	       " -R, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
+	       USAGE_HELP_OPTIONS);
+	printf("\nNumbers may be decimal or 0x-hex. See hibimg-cat(1).\n");
+	exit(EXIT_SUCCESS);
+}
+
+struct sink {
+	int fd;                     /* -1 until the first byte: a refused range creates nothing */
+	const char *name;
+	unsigned int ps;
+	uint64_t from, to;          /* byte range wanted, end exclusive */
+};
+
+static void write_all(struct sink *s, const unsigned char *p, size_t n)
+{
+	if (s->fd < 0) {
+		s->fd = open(s->name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (s->fd < 0)
+			die_(EXIT_IOERR, "cannot open %s: %s", s->name, strerror(errno));
+	}
+	while (n) {
+		ssize_t w = write(s->fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			die_(EXIT_IOERR, "write error on %s: %s", s->name,
+			     w < 0 ? strerror(errno) : "short write");
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+/* Each page contributes the part of [from, to) that falls inside it. */
+static int on_page(uint64_t pfn, const unsigned char *data, void *arg)
+{
+	struct sink *s = arg;
+	uint64_t base = pfn * s->ps, a = base, b = base + s->ps;
+
+	if (a < s->from)
+		a = s->from;
+	if (b > s->to)
+		b = s->to;
+	if (a < b)
+		write_all(s, data + (a - base), (size_t)(b - a));
+	return 0;
+}
+
+/* "N" or "N<sep>M" */
+static void parse_range(const char *arg, char sep, uint64_t *a, uint64_t *b,
+			int *has_b, const char *what)
+{
+	char *copy = strdup(arg), *p;
+
+	if (!copy)
+		die_(EXIT_IOERR, "out of memory");
+	p = strchr(copy, sep);
+	*has_b = p != NULL;
+	if (p)
+		*p++ = 0;
+	*a = parse_u64(copy, what);
+	*b = p ? parse_u64(p, what) : *a;
+	free(copy);
+}
+
+/* "N[-M][,N[-M]...]": several ranges cost one pass of the stream. */
+static struct hib_pfn_range *parse_pfns(const char *arg, size_t *n)
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+	struct hib_pfn_range *r = NULL;
+	size_t cap = 0;
+	int has_end;
+
+	if (!copy)
+		die_(EXIT_IOERR, "out of memory");
+	*n = 0;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 16;
+			r = realloc(r, cap * sizeof(*r));
+			if (!r)
+				die_(EXIT_IOERR, "out of memory");
+		}
+		parse_range(tok, '-', &r[*n].first, &r[*n].last, &has_end, "PFN range");
+		if (r[*n].last < r[*n].first)
+			die_(EXIT_USAGE, "invalid PFN range '%s': the end is below the start", tok);
+		if (*n && r[*n].first <= r[*n - 1].last)
+			die_(EXIT_USAGE, "invalid PFN range '%s': ranges must ascend without overlap", tok);
+		(*n)++;
+	}
+	free(copy);
+	if (!*n)
+		die_(EXIT_USAGE, "invalid PFN range '%s'", arg);
+	return r;
+}
+
+static int same_inode(const struct stat *a, const struct stat *b)
+{
+	if (S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode))
+		return a->st_rdev == b->st_rdev;
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+int cmd_cat(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "pfn",           required_argument, NULL, 'p' },
+		{ "phys",          required_argument, NULL, 'a' },
+		{ "slot",          required_argument, NULL, 's' },
+		{ "output",        required_argument, NULL, 'o' },
+		{ "resume-offset", required_argument, NULL, 'R' },
+		{ "help",          no_argument,       NULL, 'h' },
+		{ "version",       no_argument,       NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *pfn_arg = NULL, *phys_arg = NULL, *slot_arg = NULL, *outfile = NULL;
+	struct sink s = { .fd = STDOUT_FILENO, .name = "standard output" };
+	struct hib_image *img;
+	struct stat in, st;
+	struct hib_pfn_range one, *ranges = NULL;
+	size_t nranges = 0;
+	uint64_t offset = 0;
+	int c, rc, nsel;
+
+	while ((c = getopt_long(argc, argv, "p:a:s:o:R:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p': pfn_arg = optarg; break;
+		case 'a': phys_arg = optarg; break;
+		case 's': slot_arg = optarg; break;
+		case 'o': outfile = optarg; break;
+		case 'R': offset = parse_u64(optarg, "resume offset"); break;
+		case 'h': usage();
+		case 'V': print_version();
+		default: errtryhelp("cat");
+		}
+	}
+	nsel = !!pfn_arg + !!phys_arg + !!slot_arg;
+	if (nsel != 1) {
+		warnx_(nsel ? "--pfn, --phys and --slot exclude each other" :
+		       "one of --pfn, --phys or --slot is required");
+		errtryhelp("cat");
+	}
+	if (argc - optind != 1) {
+		warnx_(argc - optind ? "too many arguments" : "missing argument: need <spec>");
+		errtryhelp("cat");
+	}
+	if (!outfile && isatty(STDOUT_FILENO))
+		die_(EXIT_USAGE, "refusing to write binary data to a terminal: redirect standard output or use --output");
+
+	if (outfile) {
+		s.fd = -1;
+		s.name = outfile;
+	}
+	img = open_image(argv[optind], offset);
+	s.ps = hib_image_header(img)->page_size;
+	if (!s.ps)
+		die_(EXIT_USAGE, "%s: no swap or hibernation signature, so no page size",
+		     hib_image_path(img));
+	/* A shell redirection onto the image (append, or a second link) would
+	 * write over the evidence as it is read. */
+	if (stat(hib_image_path(img), &in) == 0 &&
+	    ((outfile && stat(outfile, &st) == 0 && same_inode(&in, &st)) ||
+	     (!outfile && fstat(STDOUT_FILENO, &st) == 0 && same_inode(&in, &st))))
+		die_(EXIT_USAGE, "%s is the input itself: refusing to write over the evidence",
+		     outfile ? outfile : "standard output");
+
+	if (slot_arg) {
+		uint64_t slot = parse_u64(slot_arg, "slot");
+		unsigned char *buf = malloc(s.ps);
+
+		if (!buf)
+			die_(EXIT_IOERR, "out of memory");
+		rc = hib_image_read_slot(img, slot, buf);
+		if (rc) {
+			free(buf);
+			die_(rc_to_exit(rc), "%s", hib_image_error(img));
+		}
+		write_all(&s, buf, s.ps);
+		free(buf);
+		goto done;
+	}
+
+	if (pfn_arg) {
+		ranges = parse_pfns(pfn_arg, &nranges);
+		s.from = 0;
+		s.to = UINT64_MAX;
+	} else {
+		uint64_t addr, len;
+		int has_len;
+
+		parse_range(phys_arg, '+', &addr, &len, &has_len, "physical address");
+		if (!has_len)
+			len = s.ps - addr % s.ps;
+		if (!len || addr + len < addr)
+			die_(EXIT_USAGE, "invalid length in '%s'", phys_arg);
+		ranges = &one;
+		nranges = 1;
+		one.first = addr / s.ps;
+		one.last = (addr + len - 1) / s.ps;
+		s.from = addr;
+		s.to = addr + len;
+	}
+	rc = hib_image_load(img);
+	if (rc)
+		die_(rc_to_exit(rc), "%s", hib_image_error(img));
+	rc = hib_image_read_pfns(img, ranges, nranges, on_page, &s);
+	if (rc) {
+		/* A damaged stream midway: no half copy that looks whole. */
+		if (outfile && s.fd >= 0)
+			unlink(outfile);
+		if (ranges != &one)
+			free(ranges);
+		die_(rc_to_exit(rc), "%s", hib_image_error(img));
+	}
+done:
+	if (outfile && s.fd >= 0 && close(s.fd) < 0)
+		die_(EXIT_IOERR, "cannot close %s: %s", outfile, strerror(errno));
+	if (ranges != &one)
+		free(ranges);
+	hib_image_free(img);
+	return EXIT_INTACT;
+}

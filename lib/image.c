@@ -100,12 +100,31 @@ int hib_pread(struct hib_image *img, void *buf, size_t len, uint64_t off,
 		ssize_t n = pread(img->fd, (char *)buf + done, len - done,
 				  (off_t)(off + done));
 		if (n < 0) {
-			if (errno == EINTR)
+			int e = errno;
+			uint64_t at = off + done;
+
+			if (e == EINTR)
 				continue;
+			/* One bad sector fails a whole large read: find the page,
+			 * so the message says where the medium is bad. */
+			if (len - done > HIB_MIN_PS) {
+				unsigned char page[HIB_MIN_PS];
+				uint64_t p;
+
+				for (p = off + done; p < off + len; p += HIB_MIN_PS) {
+					size_t l = off + len - p < HIB_MIN_PS ?
+						   (size_t)(off + len - p) : HIB_MIN_PS;
+
+					if (pread(img->fd, page, l, (off_t)p) < 0) {
+						e = errno;
+						at = p;
+						break;
+					}
+				}
+			}
 			return hib_seterr(img, HIB_ERR_IO,
 					  "%s: read error at device offset 0x%llx: %s",
-					  what, (unsigned long long)(off + done),
-					  strerror(errno));
+					  what, (unsigned long long)at, strerror(e));
 		}
 		if (n == 0)
 			return hib_seterr(img, HIB_ERR_IO,

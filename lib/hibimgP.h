@@ -48,6 +48,7 @@ struct hib_image {
 	char err[768];
 
 	bool opened;
+	bool allow_spent;           /* read what a resume attempt left */
 	struct hib_header hdr;
 	struct hib_layout lay;
 

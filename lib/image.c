@@ -71,6 +71,12 @@ const struct hib_header *hib_image_header(const struct hib_image *img)
 	return img->opened ? &img->hdr : NULL;
 }
 
+int hib_image_allow_spent(struct hib_image *img, int allow)
+{
+	img->allow_spent = allow != 0;
+	return HIB_OK;
+}
+
 int hib_image_set_resume_offset(struct hib_image *img, uint64_t pages)
 {
 	if (img->opened)

@@ -133,6 +133,10 @@ int hib_image_load(struct hib_image *img)
 	case HIB_KIND_KERNEL_DEV:
 		break;
 	case HIB_KIND_SPENT:
+		/* The kernel put the swap signature back before reading the
+		 * image; header fields and data stay until swap reuses them. */
+		if (img->allow_spent)
+			break;
 		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
 				  "%s: spent image: the signature is %s again (a resume was attempted), the old image fields remain",
 				  img->path, img->hdr.sig);

@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void __attribute__((noreturn)) usage(void)
 {
@@ -48,6 +49,19 @@ static int describe(struct out_rec *r, const char *spec, uint64_t offset, int sc
 	case HIB_KIND_KERNEL:
 	case HIB_KIND_KERNEL_DEV:
 		break;
+	case HIB_KIND_SPENT:
+		/* Describe the remains; damage there is a finding, not an
+		 * error of this command. */
+		(void)hib_image_allow_spent(img, 1);
+		if (hib_image_load(img) == HIB_OK) {
+			describe_info(r, img);
+			if (hib_image_load_pfns(img) == HIB_OK)
+				describe_pfns(r, img);
+		}
+		if (hib_image_error(img)[0] && strcmp(hib_image_error(img), "no error"))
+			out_rec_add(r, "remains", "what is left", OUT_STR, "%s",
+				    hib_image_error(img));
+		goto out;
 	default:
 		/* Describing a swap area or a foreign image is a success. */
 		goto out;

@@ -23,6 +23,7 @@ static void __attribute__((noreturn)) usage(void)
 	       " -q, --quiet                print nothing, only set the exit status\n"
 	       " -R, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
 	       " -T, --threads <n>          decompress with n threads (default: online CPUs)\n"
+	       "     --spent                read what a resume attempt left of the image\n"
 	       USAGE_HELP_OPTIONS);
 	printf("\nExit status: 0 intact, 1 damaged, 2 usage error or not a verifiable\n"
 	       "image, 3 I/O error. See hibimg-verify(1).\n");
@@ -65,6 +66,7 @@ int cmd_verify(int argc, char **argv)
 		{ "quiet",         no_argument,       NULL, 'q' },
 		{ "resume-offset", required_argument, NULL, 'R' },
 		{ "threads",       required_argument, NULL, 'T' },
+		{ "spent",         no_argument,       NULL, 'S' },
 		{ "help",          no_argument,       NULL, 'h' },
 		{ "version",       no_argument,       NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -80,6 +82,7 @@ int cmd_verify(int argc, char **argv)
 	const struct hib_info *in;
 	uint64_t offset = 0, n = 0;
 	unsigned int threads = 0;
+	int spent = 0;
 	int c, rc, quiet = 0, tty = isatty(STDERR_FILENO);
 	const char *status;
 
@@ -90,6 +93,7 @@ int cmd_verify(int argc, char **argv)
 		case 'q': quiet = 1; break;
 		case 'R': offset = parse_u64(optarg, "resume offset"); break;
 		case 'T': threads = (unsigned int)parse_u64(optarg, "thread count"); break;
+		case 'S': spent = 1; break;
 		case 'h': usage();
 		case 'V': print_version();
 		default: errtryhelp("verify");
@@ -102,6 +106,8 @@ int cmd_verify(int argc, char **argv)
 
 	img = open_image(argv[optind], offset);
 	h = hib_image_header(img);
+	if (spent)
+		(void)hib_image_allow_spent(img, 1);
 	r = out_rec_new();
 	out_rec_add(r, "path", "path", OUT_STR, "%s", hib_image_path(img));
 	rc = hib_image_load(img);
@@ -122,6 +128,9 @@ int cmd_verify(int argc, char **argv)
 		 rc == HIB_ERR_UNSUPPORTED || rc == HIB_ERR_INVAL ? "unsupported" :
 		 "io-error";
 	out_rec_add(r, "status", "status", OUT_STR, "%s", status);
+	if (h->kind == HIB_KIND_SPENT)
+		out_rec_add(r, "spent", "spent (signature restored)", OUT_BOOL, "%s",
+			    "true");
 	if (rc)
 		out_rec_add(r, "error", "first error", OUT_STR, "%s", hib_image_error(img));
 
@@ -179,7 +188,9 @@ int cmd_verify(int argc, char **argv)
 	if (!quiet)
 		out_recs_print(&r, 1, &oo, "verify");
 	if (rc)
-		warnx_("%s: %s", status, hib_image_error(img));
+		warnx_("%s: %s%s", status, hib_image_error(img),
+		       h->kind == HIB_KIND_SPENT && !spent ?
+		       " (--spent reads what is left)" : "");
 	out_rec_free(r);
 	hib_reader_free(rd);
 	hib_image_free(img);

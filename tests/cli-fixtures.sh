@@ -67,4 +67,27 @@ for name in $(fixtures); do
 done
 check "at least the four kernel variants" test "$n" -ge 4
 
+# Areas a real kernel already resumed from: the signature is SWAPSPACE2
+# again, the rest of the image stays. verify refuses them unless asked to
+# read the remains; what is left is compared with what the kernel printed
+# when it wrote the image (sidecar keys of the fixture it was spent from).
+for name in $(spent_fixtures); do
+	img=$FIX_IMG/$name.img
+	src=$(sidecar "$name" spent_from)
+	run_hib 2 verify "$img"; err_has "spent image"; err_has "--spent"
+	run_hib 0 info --json --no-scan "$img"
+	check "$name: info says spent" test "$(json_get "$TMP/out" kind)" = spent
+	check "$name: info reads the remains" \
+		test "$(json_get "$TMP/out" pfn-entries)" = "$(sidecar "$name" need_to_copy)"
+	run_hib 0 verify --spent --json "$img"
+	v=$TMP/spent.json; cp "$TMP/out" "$v"
+	check "$name: remains intact" test "$(json_get "$v" status)" = intact
+	check "$name: spent flagged" test "$(json_get "$v" spent)" = true
+	check "$name: same stream as $src" \
+		test "$(json_get "$v" stream-pages)" = "$(sidecar "$src" saving_pages)"
+	check "$name: same zero pages as $src" \
+		test "$(json_get "$v" zero-pages)" = "$(sidecar "$src" zero_pages)"
+	check "$name: CRC still holds" test "$(json_get "$v" crc32-ok)" = true
+done
+
 finish

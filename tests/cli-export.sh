@@ -12,7 +12,7 @@ PY="python3 $top_srcdir/tests/export_read.py"
 DRGN_PY=${DRGN_PY:-/usr/bin/python3}
 PS=4096
 
-for name in $(fixtures); do
+for name in $(fixtures0); do
 	img=$FIX_IMG/$name.img
 	if [ ! -f "$img" ]; then
 		fail "$name: $img missing (is it in FIXTURE_NAMES? make fixtures)"

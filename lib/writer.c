@@ -78,7 +78,11 @@ struct wctx {
 	uint64_t slots_used, slots_extra;
 	int fd;
 	uint64_t cur_map, map_k, first_map;
+	unsigned char *wb;          /* write-combining buffer */
+	uint64_t wb_slot, wb_pages;
 };
+
+#define WB_PAGES 256
 
 static const int ladder_lz4[] = { 0, 1, 9, 12 };
 static const int ladder_lzo[] = { 1, 999 };
@@ -196,6 +200,32 @@ static int out_write(struct wctx *w, const void *buf, size_t len, uint64_t off)
 
 /* swap_write_page(): a slot for the page, and one for the next map page
  * whenever the current one fills up. */
+/* Pages bound for consecutive slots go out in one write: slots are handed
+ * out in ascending order, so most of an image is a few long runs. */
+static int wbuf_flush(struct wctx *w)
+{
+	int rc = HIB_OK;
+
+	if (w->wb_pages)
+		rc = out_write(w, w->wb, w->wb_pages * w->ps, w->wb_slot * w->ps);
+	w->wb_pages = 0;
+	return rc;
+}
+
+static int wbuf_put(struct wctx *w, const unsigned char *page, uint64_t slot)
+{
+	int rc;
+
+	if (w->wb_pages && (slot != w->wb_slot + w->wb_pages || w->wb_pages == WB_PAGES))
+		if ((rc = wbuf_flush(w)))
+			return rc;
+	if (!w->wb_pages)
+		w->wb_slot = slot;
+	memcpy(w->wb + w->wb_pages * w->ps, page, w->ps);
+	w->wb_pages++;
+	return HIB_OK;
+}
+
 static int put_page(struct wctx *w, const unsigned char *page)
 {
 	const struct hib_layout *lay = &w->img->lay;
@@ -205,7 +235,7 @@ static int put_page(struct wctx *w, const unsigned char *page)
 	rc = alloc_slot(w, &slot);
 	if (rc)
 		return rc;
-	rc = out_write(w, page, w->ps, slot * w->ps);
+	rc = wbuf_put(w, page, slot);
 	if (rc)
 		return rc;
 	put_word(lay, w->mappage + w->map_k * lay->sector, slot, lay->sector);
@@ -725,10 +755,16 @@ static int write_image(struct wctx *w)
 	if (rc)
 		return rc;
 	w->cur_map = w->first_map;
+	w->wb = malloc((size_t)WB_PAGES * w->ps);
+	if (!w->wb)
+		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
 	rc = put_page(w, w->hdrpage);               /* swsusp_info, raw */
-	if (rc)
-		return rc;
-	rc = run_pass(w, "writing");
+	if (rc == HIB_OK)
+		rc = run_pass(w, "writing");
+	if (rc == HIB_OK)
+		rc = wbuf_flush(w);
+	free(w->wb);
+	w->wb = NULL;
 	if (rc)
 		return rc;
 	rc = out_write(w, w->mappage, w->ps, w->cur_map * w->ps);  /* flush */

@@ -418,42 +418,11 @@ static int stream_pages(struct ex *x)
 	return rc < 0 ? rc : HIB_OK;
 }
 
-static int same_input(const struct hib_image *img, const struct stat *st)
-{
-	struct stat in;
-
-	if (fstat(img->fd, &in) < 0)
-		return 0;
-	if (S_ISBLK(in.st_mode) && S_ISBLK(st->st_mode))
-		return in.st_rdev == st->st_rdev;
-	return in.st_dev == st->st_dev && in.st_ino == st->st_ino;
-}
-
-/* stat() follows symlinks, so a link to the input, or a second hard link
- * of it, shows the input's own inode. */
-static int check_out(struct hib_image *img, const char *out)
-{
-	struct stat st;
-
-	if (stat(out, &st) == 0) {
-		if (same_input(img, &st))
-			return hib_seterr(img, HIB_ERR_INVAL,
-					  "%s is the input itself: refusing to write over the evidence",
-					  out);
-		if (!S_ISREG(st.st_mode))
-			return hib_seterr(img, HIB_ERR_INVAL,
-					  "%s exists and is not a regular file", out);
-	} else if (errno != ENOENT) {
-		return hib_seterr(img, HIB_ERR_IO, "cannot stat %s: %s", out, strerror(errno));
-	}
-	return HIB_OK;
-}
-
 int hib_export(struct hib_image *img, const char *out,
 	       const struct hib_export_opts *o, struct hib_export_result *res)
 {
 	struct ex x;
-	char *tmp = NULL;
+	struct hib_outfile of;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
@@ -467,7 +436,7 @@ int hib_export(struct hib_image *img, const char *out,
 	rc = hib_image_load_pfns(img);
 	if (rc)
 		return rc;
-	rc = check_out(img, out);
+	rc = hib_outfile_open(img, &of, out, 0, 0);
 	if (rc)
 		return rc;
 	x.img = img;
@@ -485,20 +454,7 @@ int hib_export(struct hib_image *img, const char *out,
 	if (o->format == HIB_EXPORT_ELF)
 		elf_plan(&x);
 
-	if (asprintf(&tmp, "%s.hibimg-XXXXXX", out) < 0) {
-		tmp = NULL;
-		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
-		goto out;
-	}
-	/* Memory images hold keys and passwords: owner-only, like the input. */
-	x.fd = mkostemp(tmp, O_CLOEXEC);
-	if (x.fd < 0) {
-		rc = hib_seterr(img, HIB_ERR_IO, "cannot create a file next to %s: %s",
-				out, strerror(errno));
-		free(tmp);
-		tmp = NULL;
-		goto out;
-	}
+	x.fd = of.fd;
 
 	rc = stream_pages(&x);
 	if (rc == HIB_OK && o->format == HIB_EXPORT_ELF)
@@ -521,21 +477,11 @@ int hib_export(struct hib_image *img, const char *out,
 		}
 		res->file_size = size;
 		if (ftruncate(x.fd, (off_t)size) < 0)
-			rc = hib_seterr(img, HIB_ERR_IO, "cannot size %s: %s", tmp,
+			rc = hib_seterr(img, HIB_ERR_IO, "cannot size %s: %s", out,
 					strerror(errno));
 	}
-	if (rc == HIB_OK && fsync(x.fd) < 0)
-		rc = hib_seterr(img, HIB_ERR_IO, "cannot sync %s: %s", tmp, strerror(errno));
-	if (close(x.fd) < 0 && rc == HIB_OK)
-		rc = hib_seterr(img, HIB_ERR_IO, "cannot close %s: %s", tmp, strerror(errno));
-	x.fd = -1;
-	if (rc == HIB_OK && rename(tmp, out) < 0)
-		rc = hib_seterr(img, HIB_ERR_IO, "cannot rename %s to %s: %s", tmp, out,
-				strerror(errno));
-	if (rc)
-		unlink(tmp);
 out:
-	free(tmp);
+	rc = hib_outfile_close(img, &of, rc);
 	free(x.buf);
 	free(x.vmci);
 	return rc;

@@ -100,6 +100,21 @@ HIB_HIDDEN int hib_compress(struct hib_codec *cx, enum hib_compression c, int le
 			    const unsigned char *src, size_t len, unsigned char *dst,
 			    size_t cap, size_t *out_len);
 
+/* outfile.c */
+struct hib_outfile {
+	int fd;
+	char *tmp;                  /* temporary name, renamed at close */
+	const char *path;
+};
+#define HIB_OUT_DEVICE     1        /* write this block device in place */
+#define HIB_OUT_DEVICE_OK  2        /* the caller offers --device */
+HIB_HIDDEN int hib_outfile_open(struct hib_image *img, struct hib_outfile *of,
+				const char *out, int flags, uint64_t min_size);
+/* Syncs and renames when rc is HIB_OK, removes the temporary otherwise;
+ * returns the final status. */
+HIB_HIDDEN int hib_outfile_close(struct hib_image *img, struct hib_outfile *of, int rc);
+HIB_HIDDEN bool hib_page_zero(const unsigned char *p, unsigned int ps);
+
 /* pool.c */
 struct hib_pool;
 typedef void (*hib_pool_fn)(void *slot, unsigned int worker, void *arg);

@@ -45,6 +45,5 @@ HIB_HIDDEN int hib_sink_page(struct hib_sink *s, const unsigned char *page);
 HIB_HIDDEN int hib_sink_finish(struct hib_sink *s, const uint8_t *zero_bits);
 HIB_HIDDEN void hib_sink_free(struct hib_sink *s);
 HIB_HIDDEN double hib_now(void);
-HIB_HIDDEN bool hib_page_zero(const unsigned char *p, unsigned int ps);
 
 #endif

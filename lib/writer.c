@@ -77,6 +77,7 @@ struct wctx {
 	uint64_t extra_cursor;      /* next page outside the set (unsafe) */
 	uint64_t slots_used, slots_extra;
 	int fd;
+	struct hib_outfile of;
 	uint64_t cur_map, map_k, first_map;
 	unsigned char *wb;          /* write-combining buffer */
 	uint64_t wb_slot, wb_pages;
@@ -110,16 +111,6 @@ static void put_word(const struct hib_layout *lay, unsigned char *p,
 	}
 }
 
-static bool page_is_zero(const unsigned char *p, unsigned int ps)
-{
-	const uint64_t *w = (const uint64_t *)(const void *)p;
-	uint64_t acc = 0;
-	unsigned int i;
-
-	for (i = 0; i < ps / 8; i++)
-		acc |= w[i];
-	return acc == 0;
-}
 
 /* ---- slots ---------------------------------------------------------------- */
 
@@ -538,7 +529,7 @@ static int plan_zero(struct wctx *w)
 		rc = hib_reader_set_threads(rd, w->o->threads);
 		while (rc == 0 && (rc = hib_reader_next(rd, &pg)) == 1) {
 			rc = 0;
-			if (pg.data && page_is_zero(pg.data, w->ps))
+			if (pg.data && hib_page_zero(pg.data, w->ps))
 				set_bit(w->outzero, pg.entry);
 		}
 		hib_reader_free(rd);
@@ -664,16 +655,6 @@ out:
 
 /* ---- output ------------------------------------------------------------------ */
 
-static int same_file(struct hib_image *img, const struct stat *st)
-{
-	struct stat in;
-
-	if (fstat(img->fd, &in) < 0)
-		return 0;
-	if (S_ISBLK(in.st_mode) && S_ISBLK(st->st_mode))
-		return in.st_rdev == st->st_rdev;
-	return in.st_dev == st->st_dev && in.st_ino == st->st_ino;
-}
 
 /*
  * Copies the source area except the old image's slots: those are rewritten
@@ -717,7 +698,7 @@ static int copy_area(struct wctx *w, int sparse)
 			for (i = 0; rc == HIB_OK && i <= n; i += ps) {
 				uint64_t pg = (off + i) / ps;
 				bool skip = i == n || (pg < img->devpages && bit(w->slots, pg)) ||
-					    (sparse && i + ps <= n && page_is_zero(buf + i, w->ps));
+					    (sparse && i + ps <= n && hib_page_zero(buf + i, w->ps));
 
 				if (!skip && i + ps <= n) {
 					run += ps;
@@ -803,56 +784,6 @@ static int write_image(struct wctx *w)
 	return out_write(w, rp, w->ps, img->resume_offset * w->ps);
 }
 
-static int open_output(struct wctx *w, const char *out, char **tmp)
-{
-	struct hib_image *img = w->img;
-	struct stat st;
-
-	*tmp = NULL;
-	if (stat(out, &st) == 0) {
-		if (same_file(img, &st))
-			return hib_seterr(img, HIB_ERR_INVAL,
-					  "%s is the input itself: refusing to write over the evidence",
-					  out);
-		if (S_ISBLK(st.st_mode) && !w->o->device)
-			return hib_seterr(img, HIB_ERR_INVAL,
-					  "%s is a block device: writing to a device needs --device", out);
-	} else if (errno != ENOENT) {
-		return hib_seterr(img, HIB_ERR_IO, "cannot stat %s: %s", out, strerror(errno));
-	} else if (w->o->device) {
-		return hib_seterr(img, HIB_ERR_INVAL, "%s: no such device", out);
-	}
-	if (w->o->device) {
-		uint64_t sz = 0;
-
-		if (!S_ISBLK(st.st_mode))
-			return hib_seterr(img, HIB_ERR_INVAL, "%s is not a block device", out);
-		w->fd = open(out, O_WRONLY | O_EXCL | O_CLOEXEC);
-		if (w->fd < 0)
-			return hib_seterr(img, HIB_ERR_IO, "cannot open %s: %s", out, strerror(errno));
-		if (ioctl(w->fd, BLKGETSIZE64, &sz) < 0 || sz < img->devsize)
-			return hib_seterr(img, HIB_ERR_INVAL,
-					  "%s is smaller than the source area (%llu bytes)",
-					  out, (unsigned long long)img->devsize);
-		return HIB_OK;
-	}
-	if (asprintf(tmp, "%s.hibimg-XXXXXX", out) < 0) {
-		*tmp = NULL;
-		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
-	}
-	w->fd = mkostemp(*tmp, O_CLOEXEC);
-	if (w->fd < 0) {
-		int e = errno;
-
-		free(*tmp);
-		*tmp = NULL;
-		return hib_seterr(img, HIB_ERR_IO, "cannot create a file next to %s: %s",
-				  out, strerror(e));
-	}
-	fchmod(w->fd, 0600);
-	return HIB_OK;
-}
-
 static void new_header_page(struct wctx *w)
 {
 	const struct hib_layout *lay = &w->img->lay;
@@ -882,12 +813,12 @@ int hib_recompress(struct hib_image *img, const char *out,
 		   struct hib_recompress_result *res)
 {
 	struct wctx w;
-	char *tmp = NULL;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
 	memset(&w, 0, sizeof(w));
 	w.fd = -1;
+	w.of.fd = -1;
 	w.cur_slot = UINT32_MAX;
 	if (!img->loaded)
 		return hib_seterr(img, HIB_ERR_INVAL, "image not loaded");
@@ -955,7 +886,10 @@ int hib_recompress(struct hib_image *img, const char *out,
 		goto out;
 
 	new_header_page(&w);
-	rc = open_output(&w, out, &tmp);
+	rc = hib_outfile_open(img, &w.of, out,
+			      HIB_OUT_DEVICE_OK | (o->device ? HIB_OUT_DEVICE : 0),
+			      img->devsize);
+	w.fd = w.of.fd;
 	if (rc == HIB_OK)
 		rc = copy_area(&w, !o->device);
 	if (rc == HIB_OK)
@@ -986,24 +920,9 @@ int hib_recompress(struct hib_image *img, const char *out,
 					"CRC32 of the rewritten stream 0x%08x differs from the source's 0x%08x",
 					w.crc, img->hdr.crc32);
 	}
-	if (rc == HIB_OK && fsync(w.fd) < 0)
-		rc = hib_seterr(img, HIB_ERR_IO, "cannot sync %s: %s", out, strerror(errno));
-	if (w.fd >= 0 && close(w.fd) < 0 && rc == HIB_OK)
-		rc = hib_seterr(img, HIB_ERR_IO, "cannot close %s: %s", out, strerror(errno));
-	w.fd = -1;
-	if (rc == HIB_OK && tmp && rename(tmp, out) < 0)
-		rc = hib_seterr(img, HIB_ERR_IO, "cannot rename to %s: %s", out, strerror(errno));
-	if (rc == HIB_OK && tmp) {
-		free(tmp);
-		tmp = NULL;
-	}
+	rc = hib_outfile_close(img, &w.of, rc);
 out:
-	if (w.fd >= 0)
-		close(w.fd);
-	if (tmp) {
-		unlink(tmp);
-		free(tmp);
-	}
+	(void)hib_outfile_close(img, &w.of, rc ? rc : HIB_ERR_INVAL);
 	free_pool(&w);
 	free(w.hdrpage);
 	free(w.zeropage);
@@ -1032,13 +951,13 @@ int hib_image_build(struct hib_image *img, const char *out,
 					  .progress = o->progress,
 					  .progress_arg = o->progress_arg };
 	struct wctx w;
-	char *tmp = NULL;
 	uint64_t e, worst, area;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
 	memset(&w, 0, sizeof(w));
 	w.fd = -1;
+	w.of.fd = -1;
 	w.cur_slot = UINT32_MAX;
 	if (img->opened || img->loaded)
 		return hib_seterr(img, HIB_ERR_INVAL, "hib_image_build needs a new handle");
@@ -1120,21 +1039,14 @@ int hib_image_build(struct hib_image *img, const char *out,
 	res->flags = (o->to == HIB_COMP_NONE ? HIB_SF_NOCOMPRESS_MODE : HIB_SF_CRC32_MODE) |
 		     (o->to == HIB_COMP_LZ4 ? HIB_SF_COMPRESSION_ALG_LZ4 : 0);
 	w.per_chunk = 1;
-	rc = open_output(&w, out, &tmp);
+	rc = hib_outfile_open(img, &w.of, out, 0, 0);
+	w.fd = w.of.fd;
 	if (rc == HIB_OK && ftruncate(w.fd, (off_t)img->devsize) < 0)
 		rc = hib_seterr(img, HIB_ERR_IO, "cannot size %s: %s", out, strerror(errno));
 	if (rc == HIB_OK)
 		rc = write_image(&w);
-	if (rc == HIB_OK && fsync(w.fd) < 0)
-		rc = hib_seterr(img, HIB_ERR_IO, "cannot sync %s: %s", out, strerror(errno));
-	if (rc == HIB_OK && close(w.fd) < 0)
-		rc = hib_seterr(img, HIB_ERR_IO, "cannot close %s: %s", out, strerror(errno));
-	w.fd = -1;
-	if (rc == HIB_OK && rename(tmp, out) < 0)
-		rc = hib_seterr(img, HIB_ERR_IO, "cannot rename to %s: %s", out, strerror(errno));
+	rc = hib_outfile_close(img, &w.of, rc);
 	if (rc == HIB_OK) {
-		free(tmp);
-		tmp = NULL;
 		res->slots_source = w.nslots;
 		res->slots_needed = w.slots_used;
 		res->stream_pages = w.stream_pages;
@@ -1147,12 +1059,7 @@ int hib_image_build(struct hib_image *img, const char *out,
 		res->needs_kernel = needs_kernel(&w);
 	}
 out:
-	if (w.fd >= 0)
-		close(w.fd);
-	if (tmp) {
-		unlink(tmp);
-		free(tmp);
-	}
+	(void)hib_outfile_close(img, &w.of, rc ? rc : HIB_ERR_INVAL);
 	free_pool(&w);
 	free(w.hdrpage);
 	free(w.zeropage);

@@ -34,6 +34,8 @@ for t in lz4 lzop /usr/bin/time python3 cc; do
 done
 [ -x "$HIBIMG" ] && [ -x "$MKIMAGE" ] || { echo "bench: build first: make && make tests/mkimage" >&2; exit 2; }
 mkdir -p "$work"
+recdir=$work
+[ -d /dev/shm ] && [ -w /dev/shm ] && recdir=$(mktemp -d /dev/shm/hibimg-bench.XXXXXX)
 cc -O2 -o "$work/memcpy-rate" "$top/bench/memcpy-rate.c"
 ncpu=$(nproc)
 sources=""
@@ -44,6 +46,14 @@ for f in "$top"/fixtures/*.img.zst; do
 	[ -f "$img" ] || zstd -q -d -o "$img" "$f"
 	sources="$sources $img"
 done
+
+# warm FILE...: only these in the page cache. Several GiB of bench files do
+# not all fit; a run must not read half its input from disk.
+warm() {
+	sync
+	echo 1 >/proc/sys/vm/drop_caches 2>/dev/null || true
+	cat "$@" >/dev/null
+}
 
 # median of the wall times of RUNS runs of a command (stdout discarded)
 med() {
@@ -78,36 +88,44 @@ for size in $sizes; do
 		touch "$pre.done"
 	fi
 	sb=$(stat -c %s "$pre.stream")
-	cat "$pre"* >/dev/null      # page cache
 	mbs() { awk -v b="$sb" -v s="$1" 'BEGIN {printf "%.0f", b / 1e6 / s}'; }
 
+	warm "$pre.stream"
 	set -- $(med "cat '$pre.stream'")
 	row "$size cat - $1 $2 $(mbs $1)"
 	s=$("$work/memcpy-rate" "$sb")
 	row "$size memcpy - $s 0 $(mbs "$s")"
+	warm "$pre.stream.lz4"
 	set -- $(med "lz4 -d -c '$pre.stream.lz4'")
 	row "$size lz4-d - $1 $2 $(mbs $1)"
+	warm "$pre.stream.lzo"
 	set -- $(med "lzop -d -c '$pre.stream.lzo'")
 	row "$size lzop-d - $1 $2 $(mbs $1)"
 	set -- $(med "lzop -d -c '$pre.stream.lzo' | lz4 -1 -c")
 	row "$size lzop-d|lz4-1 - $1 $2 $(mbs $1)"
 	for t in $(threads_list); do
 		for c in lz4 lzo raw; do
+			warm "$pre-$c.img"
 			set -- $(med "'$HIBIMG' verify -q -T $t '$pre-$c.img'")
 			row "$size verify-$c $t $1 $2 $(mbs $1)"
 		done
 		# The bench area holds nothing but the image, so the new image may
 		# take further slots: the default level, no harder fallback.
-		set -- $(med "'$HIBIMG' recompress -T $t --to lz4 --level 0 --unsafe-extra-slots '$pre-lzo.img' '$work/rec.img' && rm -f '$work/rec.img'")
+		# Output on tmpfs when there is one: the peer pipeline writes to
+		# /dev/null, so both sides are measured without the disk.
+		warm "$pre-lzo.img"
+		set -- $(med "'$HIBIMG' recompress -T $t --to lz4 --level 0 --unsafe-extra-slots '$pre-lzo.img' '$recdir/rec.img' && rm -f '$recdir/rec.img'")
 		row "$size recompress-lzo-lz4 $t $1 $2 $(mbs $1)"
 		# stats hashes every page and compresses the stream four ways:
 		# measured up to 1 GiB
 		if [ "$bytes" -gt $((1 << 30)) ]; then
 			:
 		elif "$HIBIMG" stats --help 2>/dev/null | grep -q -- --threads; then
+			warm "$pre-lzo.img"
 			set -- $(med "'$HIBIMG' stats -T $t '$pre-lzo.img'")
 			row "$size stats-lzo $t $1 $2 $(mbs $1)"
 		elif [ "$t" = 1 ] && "$HIBIMG" stats --help >/dev/null 2>&1; then
+			warm "$pre-lzo.img"
 			set -- $(med "'$HIBIMG' stats '$pre-lzo.img'")
 			row "$size stats-lzo 1 $1 $2 $(mbs $1)"
 		fi
@@ -131,7 +149,7 @@ def ver(cmd):
     except Exception:
         return "?"
 print("# hibimg benchmark results\n")
-print("Made by `bench/run.sh`; medians of %s runs, page-cached input, MB/s of uncompressed stream (10^6 bytes).\n" % runs)
+print("Made by `bench/run.sh`; medians of %s runs, page-cached input (caches dropped and only the measured input read back before each group), MB/s of uncompressed stream (10^6 bytes). recompress writes its output to tmpfs (/dev/shm) when there is one, as its peer pipeline writes to /dev/null.\n" % runs)
 print("Machine: %s, %d online CPUs, %d MiB RAM, Linux %s." % (cpu, ncpu, int(mem) // 1024, platform.release()))
 print("Peers: %s; %s.\n" % (ver(["lz4", "--version"]), ver(["lzop", "--version"]) ))
 sizes = sorted({r[0] for r in rows}, key=lambda s: float(s[:-1]) * {"M": 1, "G": 1024}[s[-1]])

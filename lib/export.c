@@ -254,11 +254,15 @@ static bool kmap_part(const struct ex *x, uint64_t r, uint64_t *a, uint64_t *b)
 	uint64_t start = img->runs[r].start_pfn * x->ps;
 	uint64_t end = start + run_len(img, r) * x->ps;
 
+	int64_t lo = (int64_t)x->phys_base, hi = lo + (int64_t)x->kimage_size;
+
 	if (!x->kimage_size)
 		return false;
-	*a = start > x->phys_base ? start : x->phys_base;
-	*b = end < x->phys_base + x->kimage_size ? end : x->phys_base + x->kimage_size;
-	return *a < *b;
+	/* phys_base is signed: with KASLR it is often negative, and the
+	 * window [phys_base, phys_base + size) then starts below 0 */
+	*a = (int64_t)start > lo ? start : (uint64_t)lo;
+	*b = (int64_t)end < hi ? end : (uint64_t)hi;
+	return (int64_t)*a < (int64_t)*b;
 }
 
 static void kmap_plan(struct ex *x)

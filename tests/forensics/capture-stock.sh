@@ -1,0 +1,215 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Capture hibernation images written by STOCK Debian 12 kernels (issue 7).
+# Usage: tests/forensics/capture-stock.sh [k61] [k612]      (default: both)
+#
+# Per kernel TAG (k61 = linux-image-6.1.0-N-amd64, k612 = linux-image-6.12.N+deb12-amd64):
+#   1. `apt-get download` the signed image package (never installed on the host), unpack it
+#      with dpkg-deb -x, run depmod on the unpacked tree;
+#   2. build an initramfs: busybox-static, fixtures/guest/init (copied, as /init.hibimg),
+#      hibmarker (from fixtures/guest/hibmarker.c), the virtio_pci/virtio_blk modules and
+#      their deps (.ko.xz decompressed) and a small /init that insmods them, then execs
+#      /init.hibimg (capture mode: mkswap, fill, start hibmarker, hibernate);
+#   3. boot it under QEMU TCG with a blank swap disk and keep the disk + console log;
+#   4. `apt-get download` the matching -dbg package, extract ONLY vmlinux, delete the .deb.
+# Everything lives in $HIBIMG_CACHE/forensics/TAG/ (default /var/cache/hibimg); steps whose
+# result exists already are skipped, so a second run is free. Nothing is written to the repo.
+# Env: HIBIMG_CACHE, HIBIMG_STOCK_K61 / HIBIMG_STOCK_K612 (pin the package, e.g.
+#      linux-image-6.1.0-57-amd64), HIBIMG_FORENSICS_MEM (default 256M), HIBIMG_TIMEOUT (s).
+set -eu
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+FIX=$TOP/fixtures
+CACHE=${HIBIMG_CACHE:-/var/cache/hibimg}
+FDIR=$CACHE/forensics
+MEM=${HIBIMG_FORENSICS_MEM:-256M}
+SMP=2
+TIMEOUT=${HIBIMG_TIMEOUT:-900}
+DISK_MB=256
+CMDLINE="console=ttyS0,115200 loglevel=8 ignore_loglevel no_console_suspend pm_debug_messages"
+CMDLINE="$CMDLINE hibimg.fill_random_kb=128 hibimg.fill_text_kb=512 hibimg.fill_zero_kb=512"
+CMDLINE="$CMDLINE hibimg.mode=capture"
+
+log() { echo "[capture-stock] $*"; }
+die() { echo "[capture-stock] ERROR: $*" >&2; exit 1; }
+need() { command -v "$1" >/dev/null 2>&1 || apt-get install -y --no-install-recommends "$2"; }
+
+need qemu-system-x86_64 qemu-system-x86
+need cpio cpio
+need xz xz-utils
+need depmod kmod
+need gcc gcc
+dpkg -s busybox-static >/dev/null 2>&1 || apt-get install -y --no-install-recommends busybox-static
+[ -e /usr/lib/x86_64-linux-gnu/libc.a ] || apt-get install -y --no-install-recommends libc6-dev
+
+# newest package of a family that also has a -dbg package in the archive
+pick_pkg() { # pick_pkg TAG
+  case "$1" in
+    k61)  pin=${HIBIMG_STOCK_K61:-};  s=linux-image-6.1.0;  re='^linux-image-6\.1\.0-[0-9]+-amd64$' ;;
+    k612) pin=${HIBIMG_STOCK_K612:-}; s=linux-image-6.12.; re='^linux-image-6\.12\.[0-9]+\+deb12-amd64$' ;;
+    *) die "unknown kernel tag $1 (k61 k612)" ;;
+  esac
+  if [ -n "$pin" ]; then echo "$pin"; return 0; fi
+  for p in $(apt-cache search --names-only "$s" | cut -d' ' -f1 |
+             grep -E "$re" | sort -V -r); do
+    if apt-cache show "$p-dbg" >/dev/null 2>&1; then echo "$p"; return 0; fi
+    echo "[capture-stock] note: $p has no $p-dbg in the archive, skipped" >&2
+  done
+  die "no $1 kernel package with a matching -dbg package found (apt-get update?)"
+}
+
+# download PKG DIR -> path of the .deb (reuses a .deb already in DIR)
+download() {
+  _d=$(ls "$2/$1"_*.deb 2>/dev/null | head -n1 || true)
+  if [ -z "$_d" ]; then
+    _v=$(apt-cache show "$1" | sed -n 's/^Version: //p' | head -n1)
+    _s=$(apt-cache show "$1" | sed -n 's/^Size: //p' | head -n1)
+    log "downloading $1 $_v ($_s bytes)"
+    _t0=$(date +%s)
+    (cd "$2" && apt-get download "$1" >&2)
+    _d=$(ls "$2/$1"_*.deb | head -n1)
+    log "downloaded $(basename "$_d") in $(( $(date +%s) - _t0 )) s"
+  fi
+  echo "$_d"
+}
+
+build_initramfs() { # build_initramfs TAG KDIR REL OUT
+  _kroot=$2/root
+  _mods=$_kroot/lib/modules/$3
+  _r=$(mktemp -d)
+  mkdir -p "$_r/bin" "$_r/sbin" "$_r/usr/bin" "$_r/usr/sbin" "$_r/proc" "$_r/sys" "$_r/dev" \
+           "$_r/tmp" "$_r/fill" "$_r/etc" "$_r/mnt" "$_r/lib/modules/$3"
+  cp /bin/busybox "$_r/bin/busybox"
+  for app in $(/bin/busybox --list); do
+    [ "$app" = busybox ] || ln -s busybox "$_r/bin/$app"
+  done
+  gcc -static -O2 -Wall -o "$_r/bin/hibmarker" "$FIX/guest/hibmarker.c"
+  strip "$_r/bin/hibmarker"
+  install -m 0755 "$FIX/guest/init" "$_r/init.hibimg"
+  mknod -m 600 "$_r/dev/console" c 5 1
+  mknod -m 666 "$_r/dev/null" c 1 3
+  # module load order from the unpacked tree's modules.dep (host kmod, -d/-S: not the host's)
+  : > "$_r/etc/modules.order"
+  for m in virtio_pci virtio_blk lzo lzo_rle lzo_compress lzo_decompress; do
+    modprobe -d "$_kroot" -S "$3" --show-depends "$m" 2>/dev/null |
+      sed -n 's/^insmod \([^ ]*\).*/\1/p' >> "$_r/etc/modules.order.full" || true
+  done
+  [ -s "$_r/etc/modules.order.full" ] || log "note: virtio_pci/virtio_blk are built in ($1)"
+  for ko in $(awk '!seen[$0]++' "$_r/etc/modules.order.full" 2>/dev/null); do
+    b=$(basename "$ko")
+    case "$b" in
+      *.ko.xz) xz -dc "$ko" > "$_r/lib/modules/$3/${b%.xz}"; b=${b%.xz} ;;
+      *.ko.zst) zstd -q -dc "$ko" > "$_r/lib/modules/$3/${b%.zst}"; b=${b%.zst} ;;
+      *) cp "$ko" "$_r/lib/modules/$3/$b" ;;
+    esac
+    echo "/lib/modules/$3/$b" >> "$_r/etc/modules.order"
+  done
+  rm -f "$_r/etc/modules.order.full"
+  log "$1 initramfs modules: $(sed 's|.*/||' "$_r/etc/modules.order" | tr '\n' ' ')"
+  cat > "$_r/init" <<'EOF'
+#!/bin/sh
+# hibimg forensics: load the stock kernel's disk modules, then run the fixture init.
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+while read -r ko; do
+  insmod "$ko" || echo "HIBIMG-INSMOD-FAILED $ko" > /dev/console
+done < /etc/modules.order
+echo "HIBIMG-MODULES $(wc -l < /etc/modules.order) loaded" > /dev/console
+exec /init.hibimg
+EOF
+  chmod 0755 "$_r/init"
+  (cd "$_r" && find . | LC_ALL=C sort | cpio -o -H newc --owner=0:0 --quiet) | gzip -9n > "$4.tmp"
+  mv "$4.tmp" "$4"
+  rm -rf "$_r"
+}
+
+one() { # one TAG
+  TAG=$1
+  KD=$FDIR/$TAG
+  mkdir -p "$KD" "$FDIR/debs"
+  if [ -f "$KD/package" ]; then PKG=$(cat "$KD/package"); else PKG=$(pick_pkg "$TAG"); fi
+  VER=$(apt-cache show "$PKG" 2>/dev/null | sed -n 's/^Version: //p' | head -n1 || true)
+  REL=${PKG#linux-image-}
+  log "$TAG: $PKG ${VER:-(version not in apt cache)} release $REL"
+
+  # 1. kernel tree
+  if [ ! -f "$KD/root/boot/vmlinuz-$REL" ] || [ ! -f "$KD/root/lib/modules/$REL/modules.dep" ]; then
+    DEB=$(download "$PKG" "$FDIR/debs")
+    rm -rf "$KD/root"; mkdir -p "$KD/root"
+    dpkg-deb -x "$DEB" "$KD/root"
+    depmod -b "$KD/root" "$REL"
+    dpkg-deb -f "$DEB" Package Version > "$KD/deb-fields"
+    rm -f "$DEB"
+  fi
+  echo "$PKG" > "$KD/package"
+  KERNEL=$KD/root/boot/vmlinuz-$REL
+
+  # 2. initramfs
+  INITRD=$KD/initramfs.cpio.gz
+  if [ ! -f "$INITRD" ] || [ "$FIX/guest/init" -nt "$INITRD" ] || \
+     [ "$FIX/guest/hibmarker.c" -nt "$INITRD" ] || [ "$0" -nt "$INITRD" ]; then
+    build_initramfs "$TAG" "$KD" "$REL" "$INITRD"
+  fi
+
+  # 3. capture
+  if [ ! -f "$KD/capture.done" ]; then
+    DISK=$KD/disk.img
+    LOG=$KD/capture.log
+    rm -f "$DISK" "$LOG" "$KD/capture.info"
+    truncate -s "${DISK_MB}M" "$DISK"
+    log "$TAG: capturing (QEMU TCG, -m $MEM -smp $SMP, ${DISK_MB} MiB swap disk, timeout $TIMEOUT s)"
+    T0=$(date +%s); RC=0
+    timeout -k 10 "$TIMEOUT" qemu-system-x86_64 -accel tcg,thread=multi -cpu qemu64 \
+      -smp "$SMP" -m "$MEM" -kernel "$KERNEL" -initrd "$INITRD" -append "$CMDLINE" \
+      -drive "file=$DISK,format=raw,if=virtio,cache=unsafe" \
+      -nographic -monitor none -serial "file:$LOG" -no-reboot -nic none </dev/null >/dev/null 2>&1 || RC=$?
+    T1=$(date +%s)
+    log "$TAG: qemu exited with $RC after $((T1 - T0)) s; log $LOG"
+    C=$(tr -d '\r' < "$LOG")
+    [ "$RC" -eq 0 ] || die "$TAG: qemu status $RC (timeout?); see $LOG"
+    echo "$C" | grep -q 'HIBIMG-HIBERNATE-FAILED' && die "$TAG: hibernation failed: $(echo "$C" | grep 'PM: ' | tail -n3)"
+    echo "$C" | grep -q 'HIBMARKER' || die "$TAG: hibmarker never printed; see $LOG"
+    echo "$C" | grep -q 'Wrote [0-9]* kbytes' || die "$TAG: no 'Wrote N kbytes' line; see $LOG"
+    SIG=$(dd if="$DISK" bs=1 skip=4086 count=9 2>/dev/null)
+    [ "$SIG" = S1SUSPEND ] || die "$TAG: disk signature is '$SIG', not S1SUSPEND"
+    {
+      echo "package=$PKG"
+      echo "package_version=$VER"
+      echo "kernel_release=$(echo "$C" | sed -n 's/.*Linux version \([^ ]*\) .*/\1/p' | head -n1)"
+      echo "linux_version_line=$(echo "$C" | grep -m1 'Linux version' | sed 's/.*\(Linux version\)/\1/')"
+      echo "mem=$MEM"
+      echo "smp=$SMP"
+      echo "accel=tcg"
+      echo "cmdline=$CMDLINE"
+      echo "capture_seconds=$((T1 - T0))"
+      echo "wrote=$(echo "$C" | grep 'Wrote [0-9]* kbytes' | tail -n1 | sed 's/^\[[^]]*\] *//')"
+      echo "image_created=$(echo "$C" | grep 'Image created' | tail -n1 | sed 's/^\[[^]]*\] *//')"
+      echo "marker=hibmarker"
+      echo "disk_bytes=$(stat -c %s "$DISK")"
+      echo "disk_allocated_bytes=$(( $(stat -c %b "$DISK") * $(stat -c %B "$DISK") ))"
+    } > "$KD/capture.info"
+    touch "$KD/capture.done"
+  fi
+  log "$TAG: capture: $(cat "$KD/capture.info" | grep -E '^(kernel_release|capture_seconds|wrote)=' | tr '\n' ' ')"
+
+  # 4. debug symbols: only vmlinux
+  if [ ! -f "$KD/vmlinux" ]; then
+    DBG=$PKG-dbg
+    apt-cache show "$DBG" >/dev/null 2>&1 || die "$TAG: the archive has no $DBG (version $VER)"
+    DVER=$(apt-cache show "$DBG" | sed -n 's/^Version: //p' | head -n1)
+    [ -z "$VER" ] || [ "$DVER" = "$VER" ] || die "$TAG: $DBG is version $DVER, kernel is $VER"
+    DEB=$(download "$DBG" "$FDIR/debs")
+    T0=$(date +%s)
+    rm -rf "$KD/dbg"; mkdir -p "$KD/dbg"
+    dpkg-deb --fsys-tarfile "$DEB" | tar -x -C "$KD/dbg" --wildcards '*/vmlinux-*'
+    VML=$(find "$KD/dbg" -type f -name "vmlinux-$REL" | head -n1)
+    [ -n "$VML" ] || die "$TAG: no vmlinux-$REL in $DEB"
+    mv "$VML" "$KD/vmlinux.tmp" && mv "$KD/vmlinux.tmp" "$KD/vmlinux"
+    rm -rf "$KD/dbg" "$DEB"
+    log "$TAG: vmlinux extracted in $(( $(date +%s) - T0 )) s ($(stat -c %s "$KD/vmlinux") bytes), .deb deleted"
+  fi
+}
+
+TAGS=${*:-k61 k612}
+for t in $TAGS; do one "$t"; done
+log "done: $TAGS in $FDIR"

@@ -18,6 +18,11 @@ for name in $(fixtures); do
 		check "$name -> $to: no temporary left" \
 			test -z "$(ls "$TMP" | grep hibimg- || true)"
 	done
+	# the output does not depend on the thread count, byte for byte
+	run_hib 0 recompress $R -T 1 --to lz4 "$img" "$TMP/t1.img"
+	run_hib 0 recompress $R -T 3 --to lz4 "$img" "$TMP/t3.img"
+	check "$name: -T 1 and -T 3 write the same bytes" cmp -s "$TMP/t1.img" "$TMP/t3.img"
+	rm -f "$TMP/t1.img" "$TMP/t3.img"
 	run_hib 0 recompress $R --to lz4 --dry-run --json "$img"
 	check "$name: dry run writes nothing" test ! -e "$TMP/dry.img"
 	check "$name: dry run reports slots" test -n "$(json_get "$TMP/out" slots-after)"

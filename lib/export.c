@@ -383,6 +383,7 @@ static int stream_pages(struct ex *x)
 	rc = hib_reader_new(img, &rd);
 	if (rc)
 		return rc;
+	(void)hib_reader_set_threads(rd, x->o->threads);  /* before the first page: cannot fail */
 	while ((rc = hib_reader_next(rd, &pg)) == 1) {
 		bool first = !pg.entry;
 

@@ -407,6 +407,7 @@ int hib_image_stats(struct hib_image *img, const struct hib_stats_opts *opts,
 	rc = hib_reader_new(img, &rd);
 	if (rc)
 		goto out;
+	(void)hib_reader_set_threads(rd, o->threads);   /* before the first page: cannot fail */
 	dc.ps = ps;
 	hib_reader_set_chunk_cb(rd, on_chunk, &dc);
 	while ((rc = hib_reader_next(rd, &pg)) == 1) {

@@ -27,6 +27,7 @@ static void __attribute__((noreturn)) usage(void)
 	       " -J, --json                 use JSON output format for the summary\n"
 	       " -r, --raw                  use raw output format for the summary\n"
 	       " -R, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
+	       " -T, --threads <n>          decompress with n threads (default: online CPUs)\n"
 	       USAGE_HELP_OPTIONS);
 	printf("\nSee hibimg-export(1).\n");
 	exit(EXIT_SUCCESS);
@@ -57,6 +58,7 @@ int cmd_export(int argc, char **argv)
 		{ "json",          no_argument,       NULL, 'J' },
 		{ "raw",           no_argument,       NULL, 'r' },
 		{ "resume-offset", required_argument, NULL, 'R' },
+		{ "threads",       required_argument, NULL, 'T' },
 		{ "help",          no_argument,       NULL, 'h' },
 		{ "version",       no_argument,       NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -70,12 +72,13 @@ int cmd_export(int argc, char **argv)
 	uint64_t offset = 0;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "f:JrR:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:JrR:T:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': fmt = optarg; break;
 		case 'J': oo.json = 1; break;
 		case 'r': oo.raw = 1; break;
 		case 'R': offset = parse_u64(optarg, "resume offset"); break;
+		case 'T': o.threads = (unsigned int)parse_u64(optarg, "thread count"); break;
 		case 'h': usage();
 		case 'V': print_version();
 		default: errtryhelp("export");

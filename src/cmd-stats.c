@@ -32,6 +32,7 @@ static void __attribute__((noreturn)) usage(void)
 	       " -r, --raw                  use raw output format\n"
 	       " -n, --noheadings           don't print headings\n"
 	       " -R, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
+	       " -T, --threads <n>          decompress with n threads (default: online CPUs)\n"
 	       USAGE_HELP_OPTIONS);
 	printf("\nSee hibimg-stats(1).\n");
 	exit(EXIT_SUCCESS);
@@ -406,6 +407,7 @@ int cmd_stats(int argc, char **argv)
 		{ "raw",           no_argument,       NULL, 'r' },
 		{ "noheadings",    no_argument,       NULL, 'n' },
 		{ "resume-offset", required_argument, NULL, 'R' },
+		{ "threads",       required_argument, NULL, 'T' },
 		{ "help",          no_argument,       NULL, 'h' },
 		{ "version",       no_argument,       NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -418,7 +420,7 @@ int cmd_stats(int argc, char **argv)
 	uint64_t offset = 0;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "b:s:JrnR:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:s:JrnR:T:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			so.bucket_pages = parse_u64(optarg, "bucket size");
@@ -431,6 +433,7 @@ int cmd_stats(int argc, char **argv)
 		case 'r': oo.raw = 1; break;
 		case 'n': oo.noheadings = 1; break;
 		case 'R': offset = parse_u64(optarg, "resume offset"); break;
+		case 'T': so.threads = (unsigned int)parse_u64(optarg, "thread count"); break;
 		case 'h': usage();
 		case 'V': print_version();
 		default: errtryhelp("stats");

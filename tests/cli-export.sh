@@ -172,4 +172,10 @@ run_hib 2 cat "$TMP/xnum.img" --pfn 4-2;                 err_has "below the star
 run_hib 2 cat "$TMP/xnum.img" --pfn 4,2;                 err_has "ascend"
 run_hib 2 cat "$TMP/xnum.img" --slot 99999 -o "$TMP/x";  err_has "beyond the end"
 
+# the thread count changes nothing in an export, byte for byte
+first=$(fixtures0 | head -1)
+run_hib 0 export -T 1 --format elf "$FIX_IMG/$first.img" "$TMP/t1.elf"
+run_hib 0 export -T 3 --format elf "$FIX_IMG/$first.img" "$TMP/t3.elf"
+check "export -T 1 and -T 3 write the same bytes" cmp -s "$TMP/t1.elf" "$TMP/t3.elf"
+
 finish

@@ -241,4 +241,10 @@ run_hib 0 simulate --json --calibrate "$TMP/seed.img"
 check "--calibrate measures a copy_page rate" \
 	python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["simulate"]; sys.exit(0 if r[1]["copy-rate"] > 0 and r[1]["copy-rate"] != 1584.65 else 1)' "$TMP/out"
 
+# the thread count changes no count (only the measured rates may differ)
+first=$(fixtures0 | head -1)
+run_hib 0 stats -T 1 --json "$FIX_IMG/$first.img"; grep -v 'mbps' "$TMP/out" >"$TMP/s1"
+run_hib 0 stats -T 3 --json "$FIX_IMG/$first.img"; grep -v 'mbps' "$TMP/out" >"$TMP/s3"
+check "stats -T 1 and -T 3 count the same" cmp -s "$TMP/s1" "$TMP/s3"
+
 finish

@@ -808,6 +808,21 @@ static const char *needs_kernel(const struct wctx *w)
 	return "2.6.37";
 }
 
+/* Everything a rewrite or a build holds; an output not yet committed is
+ * removed. */
+static void wctx_release(struct wctx *w, int rc)
+{
+	(void)hib_outfile_close(w->img, &w->of, rc ? rc : HIB_ERR_INVAL);
+	free_pool(w);
+	free(w->hdrpage);
+	free(w->zeropage);
+	free(w->mappage);
+	free(w->outzero);
+	free(w->slots);
+	free(w->chunk_level);
+	free(w->chunk_disk);
+}
+
 int hib_recompress(struct hib_image *img, const char *out,
 		   const struct hib_recompress_opts *o,
 		   struct hib_recompress_result *res)
@@ -922,15 +937,7 @@ int hib_recompress(struct hib_image *img, const char *out,
 	}
 	rc = hib_outfile_close(img, &w.of, rc);
 out:
-	(void)hib_outfile_close(img, &w.of, rc ? rc : HIB_ERR_INVAL);
-	free_pool(&w);
-	free(w.hdrpage);
-	free(w.zeropage);
-	free(w.mappage);
-	free(w.outzero);
-	free(w.slots);
-	free(w.chunk_level);
-	free(w.chunk_disk);
+	wctx_release(&w, rc);
 	return rc;
 }
 
@@ -1059,14 +1066,7 @@ int hib_image_build(struct hib_image *img, const char *out,
 		res->needs_kernel = needs_kernel(&w);
 	}
 out:
-	(void)hib_outfile_close(img, &w.of, rc ? rc : HIB_ERR_INVAL);
-	free_pool(&w);
-	free(w.hdrpage);
-	free(w.zeropage);
-	free(w.mappage);
-	free(w.outzero);
-	free(w.slots);
-	free(w.chunk_level);
+	wctx_release(&w, rc);
 	img->devpages = 0;
 	img->devsize = 0;
 	return rc;

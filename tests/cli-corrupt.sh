@@ -115,4 +115,65 @@ run_hib 2 verify "$TMP/rnd"; err_has "not a hibernation image"
 c=$(fresh "$lzo"); poke_u64 "$c" $((PS - 32)) 987654321
 run_hib 1 verify "$c"; err_has "first swap map page"
 
+# Crafted sizes: numbers a hostile image chooses. Each must be refused by a
+# bound (device, last_page, the map, the meta pages), not by running out of
+# memory, and must not make hibimg grow: its peak RSS stays within 4 MiB of
+# what verifying the pristine image takes.
+maxrss_kb() {  # maxrss_kb ARGS... -> peak RSS of "hibimg ARGS" in KiB
+	python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$HIBIMG" "$@"
+}
+rss_bounded() {  # rss_bounded WHAT IMG: verify IMG peaks near the pristine run
+	r=$(maxrss_kb verify "$2")
+	check "$1: peak RSS ${r} KiB <= pristine ${base} KiB + 4096" test "$r" -le $((base + 4096))
+}
+c=$(fresh "$lzo"); base=$(maxrss_kb verify "$c")
+check "pristine peak RSS measured" test "$base" -gt 0
+
+# 16. swsusp_info: image_pages and pages near 2^62
+c=$(fresh "$lzo"); m=$(map_dev "$c" 0); p0=$(peek_u64 "$c" $((m * PS)))
+poke_u64 "$c" $((p0 * PS + 416)) $((1 << 62))
+poke_u64 "$c" $((p0 * PS + 424)) $(((1 << 62) + 3))
+run_hib 1 verify "$c"; err_has "swsusp_info"
+rss_bounded "pages 2^62" "$c"
+
+# 17. swsusp_info: a billion PFN-list (meta) pages the map cannot hold
+c=$(fresh "$lzo"); m=$(map_dev "$c" 0); p0=$(peek_u64 "$c" $((m * PS)))
+ip=$(peek_u64 "$c" $((p0 * PS + 416)))
+poke_u64 "$c" $((p0 * PS + 424)) $((ip + 1 + 1000000000))
+run_hib 1 verify "$c"; err_has "swsusp_info"
+rss_bounded "10^9 meta pages" "$c"
+
+# 18. swsusp_info: num_physpages 2^50 (sizes nothing; must not be trusted)
+c=$(fresh "$lzo"); m=$(map_dev "$c" 0); p0=$(peek_u64 "$c" $((m * PS)))
+poke_u64 "$c" $((p0 * PS + 400)) $((1 << 50))
+timeout 120 "$HIBIMG" verify "$c" >"$TMP/out" 2>"$TMP/err"; st=$?
+check "num_physpages 2^50: exit 0 or 1, not $st" test "$st" -le 1
+rss_bounded "num_physpages 2^50" "$c"
+
+# 19. overlapping chunks: two map entries name the same slot
+c=$(fresh "$lzo"); m=$(map_dev "$c" 0)
+poke_u64 "$c" $((m * PS + 7 * 8)) "$(peek_u64 "$c" $((m * PS + 6 * 8)))"
+run_hib 1 verify "$c"; err_has "map entry 7"; err_has "used twice"
+
+# 20. a map entry naming a swap-map page, and one naming slot 0 (the resume page)
+c=$(fresh "$lzo"); m=$(map_dev "$c" 0)
+poke_u64 "$c" $((m * PS + 9 * 8)) "$m"
+run_hib 1 verify "$c"; err_has "map entry 9"; err_has "used twice"
+c=$(fresh "$lzo"); m=$(map_dev "$c" 0)
+poke_u64 "$c" $((m * PS + 9 * 8)) 0     # 0 ends the list early
+run_hib 1 verify "$c"; err_has "cannot fit in the 8 pages the swap map lists"
+
+# 21. a longer cycle: the last map page points back to the first
+c=$(fresh "$lzo"); n=$("$HIBIMG" dump -r -n "$c" map | wc -l)
+if [ "$n" -ge 2 ]; then
+	l=$(map_dev "$c" $((n - 1)))
+	poke_u64 "$c" $((l * PS + PS - 8)) "$(map_dev "$c" 0)"
+	run_hib 1 verify "$c"; err_has "already used"
+else
+	fail "the LZO fixture has $n swap-map page(s); the cycle case needs two"
+fi
+rss_bounded "map cycle" "$c"
+
 finish

@@ -267,14 +267,22 @@ static bool kmap_part(const struct ex *x, uint64_t r, uint64_t *a, uint64_t *b)
 
 static void kmap_plan(struct ex *x)
 {
-	uint64_t r, a, b;
+	uint64_t r, a, b, base, size;
 
 	if (!x->res->vmcoreinfo || x->res->e_machine != EM_X86_64 ||
-	    !vmci_number(x, "NUMBER(phys_base)", &x->phys_base))
+	    !vmci_number(x, "NUMBER(phys_base)", &base))
 		return;
-	if (!vmci_number(x, "NUMBER(KERNEL_IMAGE_SIZE)", &x->kimage_size) ||
-	    !x->kimage_size)
-		x->kimage_size = KERNEL_IMAGE_SIZE_DEFAULT;
+	if (!vmci_number(x, "NUMBER(KERNEL_IMAGE_SIZE)", &size) || !size)
+		size = KERNEL_IMAGE_SIZE_DEFAULT;
+	/* The page is the image's to choose: a phys_base beyond the 52-bit
+	 * physical address space or a window above the 2 GiB the kernel
+	 * code model allows is not a kernel's, and would overflow in
+	 * kmap_part(). No window then, so no aliases. */
+	if ((int64_t)base <= -(INT64_C(1) << 52) ||
+	    (int64_t)base >= (INT64_C(1) << 52) || size > (UINT64_C(2) << 30))
+		return;
+	x->phys_base = base;
+	x->kimage_size = size;
 	for (r = 0; r < x->img->n_runs; r++)
 		x->res->kernel_map_loads += kmap_part(x, r, &a, &b);
 }
@@ -449,7 +457,8 @@ int hib_export(struct hib_image *img, const char *out,
 	x.res = res;
 	x.ps = img->lay.ps;
 	x.buf = malloc(OUTBUF);
-	x.vmci = calloc(1, x.ps);
+	/* one byte more than a page: the image need not NUL-terminate it */
+	x.vmci = calloc(1, x.ps + 1);
 	if (!x.buf || !x.vmci) {
 		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
 		goto out;

@@ -31,7 +31,7 @@ CMDLINE="console=ttyS0,115200 loglevel=8 ignore_loglevel no_console_suspend pm_d
 CMDLINE="$CMDLINE hibimg.fill_random_kb=128 hibimg.fill_text_kb=512 hibimg.fill_zero_kb=512"
 CMDLINE="$CMDLINE hibimg.mode=capture"
 
-log() { echo "[capture-stock] $*"; }
+log() { echo "[capture-stock] $*" >&2; }  # stderr: download() returns its path on stdout
 die() { echo "[capture-stock] ERROR: $*" >&2; exit 1; }
 need() { command -v "$1" >/dev/null 2>&1 || apt-get install -y --no-install-recommends "$2"; }
 

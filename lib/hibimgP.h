@@ -69,6 +69,16 @@ struct hib_image {
 	uint64_t n_runs, cap_runs;
 	uint8_t *zero_bits;         /* one bit per PFN-list entry */
 	uint64_t cap_zero_bits;     /* bytes */
+
+	/* uswsusp.c: the suspend-utils container. map_pages holds the chain
+	 * of extents pages, map entries are its data pages in order. */
+	bool usw_loaded;
+	struct hib_uswsusp usw;
+	uint64_t *usw_first;        /* first data page of each extents page */
+	uint64_t usw_cache_idx;     /* extents page decoded below, UINT64_MAX none */
+	uint64_t usw_cache_n;
+	uint64_t *usw_cache_dev;    /* device page of each extent's first page */
+	uint64_t *usw_cache_cum;    /* data pages before each extent */
 };
 
 /* image.c */
@@ -84,6 +94,8 @@ HIB_HIDDEN int hib_header_probe(struct hib_image *img);
 
 /* map.c */
 HIB_HIDDEN int hib_map_walk(struct hib_image *img);
+/* Why device page v cannot belong to the image, or NULL. */
+HIB_HIDDEN const char *hib_bad_page(const struct hib_image *img, uint64_t v);
 HIB_HIDDEN int hib_map_read_page(struct hib_image *img, uint64_t idx);
 
 /* codec.c */
@@ -130,10 +142,30 @@ HIB_HIDDEN unsigned int hib_pool_capacity(const struct hib_pool *p);
 HIB_HIDDEN unsigned int hib_online_cpus(void);
 
 /* snapshot.c */
+/* Decodes img->info_page (word size, arch record, counts); where names the
+ * page in messages. */
+HIB_HIDDEN int hib_info_decode(struct hib_image *img, const char *where);
 HIB_HIDDEN int hib_pfn_index_reset(struct hib_image *img, uint64_t meta_pages);
 HIB_HIDDEN int hib_pfn_index_add(struct hib_image *img, uint64_t entry,
 				 uint64_t pfn, bool zero);
 HIB_HIDDEN bool hib_pfn_is_zero(const struct hib_image *img, uint64_t entry);
+
+/* uswsusp.c */
+HIB_HIDDEN int hib_uswsusp_load(struct hib_image *img);
+HIB_HIDDEN int hib_uswsusp_map_entry(struct hib_image *img, uint64_t i,
+				     uint64_t *devpage);
+HIB_HIDDEN void hib_uswsusp_free(struct hib_image *img);
+
+/* Sets bit n, returns whether it was set: the used-page bitmaps that catch
+ * loops and pages named twice. */
+static inline bool bit_test_set(uint8_t *bits, uint64_t n)
+{
+	uint8_t m = (uint8_t)(1u << (n & 7));
+	bool was = bits[n >> 3] & m;
+
+	bits[n >> 3] |= m;
+	return was;
+}
 
 static inline uint64_t div_round_up(uint64_t a, uint64_t b)
 {

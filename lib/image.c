@@ -28,6 +28,7 @@ struct hib_image *hib_image_new(void)
 		return NULL;
 	img->fd = -1;
 	img->mapbuf_idx = UINT64_MAX;
+	img->usw_cache_idx = UINT64_MAX;
 	return img;
 }
 
@@ -43,6 +44,7 @@ void hib_image_free(struct hib_image *img)
 	free(img->mapbuf);
 	free(img->runs);
 	free(img->zero_bits);
+	hib_uswsusp_free(img);
 	free(img);
 }
 

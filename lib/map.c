@@ -16,15 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static inline bool bit_test_set(uint8_t *bits, uint64_t n)
-{
-	uint8_t m = (uint8_t)(1u << (n & 7));
-	bool was = bits[n >> 3] & m;
-
-	bits[n >> 3] |= m;
-	return was;
-}
-
 int hib_map_read_page(struct hib_image *img, uint64_t idx)
 {
 	int rc;
@@ -35,7 +26,8 @@ int hib_map_read_page(struct hib_image *img, uint64_t idx)
 	if (idx >= img->n_map_pages)
 		return hib_seterr(img, HIB_ERR_INVAL, "map page %llu does not exist",
 				  (unsigned long long)idx);
-	snprintf(what, sizeof(what), "swap map page %llu (device page %llu)",
+	snprintf(what, sizeof(what), "%s page %llu (device page %llu)",
+		 img->hdr.kind == HIB_KIND_USWSUSP ? "extents" : "swap map",
 		 (unsigned long long)idx, (unsigned long long)img->map_pages[idx]);
 	img->mapbuf_idx = UINT64_MAX;
 	rc = hib_pread(img, img->mapbuf, img->lay.ps,
@@ -46,7 +38,7 @@ int hib_map_read_page(struct hib_image *img, uint64_t idx)
 }
 
 /* Is v a page the image may use? Page 0 of the area holds the header. */
-static const char *bad_page(const struct hib_image *img, uint64_t v)
+const char *hib_bad_page(const struct hib_image *img, uint64_t v)
 {
 	if (v == 0)
 		return "zero";
@@ -82,7 +74,7 @@ int hib_map_walk(struct hib_image *img)
 		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	if ((why = bad_page(img, cur))) {
+	if ((why = hib_bad_page(img, cur))) {
 		rc = hib_seterr(img, HIB_ERR_DAMAGED,
 				"header: first swap map page %llu is %s",
 				(unsigned long long)cur, why);
@@ -125,7 +117,7 @@ int hib_map_walk(struct hib_image *img)
 			}
 			if (ended)
 				continue;
-			if ((why = bad_page(img, v))) {
+			if ((why = hib_bad_page(img, v))) {
 				rc = hib_seterr(img, HIB_ERR_DAMAGED,
 						"swap map page %llu (device page %llu) entry %llu (map entry %llu): device page %llu is %s",
 						(unsigned long long)idx, (unsigned long long)cur,
@@ -146,7 +138,7 @@ int hib_map_walk(struct hib_image *img)
 			entries++;
 		}
 		next = hib_get_word(lay, img->mapbuf + E * lay->sector, lay->sector);
-		if (next && (why = bad_page(img, next))) {
+		if (next && (why = hib_bad_page(img, next))) {
 			rc = hib_seterr(img, HIB_ERR_DAMAGED,
 					"swap map page %llu (device page %llu): next_swap %llu is %s",
 					(unsigned long long)idx, (unsigned long long)cur,
@@ -180,6 +172,8 @@ int hib_image_map_entry(struct hib_image *img, uint64_t i, uint64_t *devpage)
 
 	if (!img->loaded)
 		return hib_seterr(img, HIB_ERR_INVAL, "image not loaded");
+	if (img->hdr.kind == HIB_KIND_USWSUSP)
+		return hib_uswsusp_map_entry(img, i, devpage);
 	if (i >= img->info.map_entries)
 		return hib_seterr(img, HIB_ERR_DAMAGED,
 				  "map entry %llu: the swap map has only %llu entries",

@@ -11,9 +11,17 @@
  *
  * The CRC is the kernel's: crc32_le from 0 over every decoded chunk buffer
  * (not the header page, not the compressed bytes).
+ *
+ * A uswsusp image (uswsusp.c) holds the same stream in the same framing,
+ * but its map entries are its data pages and start with swsusp_info: raw,
+ * entry 0 is stream page 0; compressed, block 0 decodes to stream pages
+ * 0..31. So reading starts at entry 0 and drops stream page 0 from the
+ * first chunk. Its checksum is an MD5 over every decoded buffer, stream
+ * page 0 included, folded in stream order on the caller's thread.
  */
 #include "hibimgP.h"
 
+#include <md5.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,11 +68,15 @@ struct hib_reader {
 	bool prod_done;
 
 	uint64_t stream_pages;       /* pages - 1 */
+	uint64_t plan_total;         /* stream pages the chunks hold */
 	uint64_t sp;                 /* stream pages handed out */
 	uint64_t pfn_entry;          /* next PFN-list entry to emit */
 	uint64_t run;                /* index run cursor */
 	uint32_t crc;
 	bool want_crc;
+	bool usw;                    /* uswsusp container */
+	bool want_md5;
+	MD5_CTX md5;
 	struct hib_progress prog;
 
 	hib_chunk_cb chunk_cb;
@@ -83,10 +95,15 @@ int hib_reader_new(struct hib_image *img, struct hib_reader **out)
 		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
 	rd->img = img;
 	rd->threads = 1;
-	rd->next_entry = 1;
+	rd->usw = img->hdr.kind == HIB_KIND_USWSUSP;
+	rd->next_entry = rd->usw ? 0 : 1;
 	rd->stream_pages = img->info.pages - 1;
+	rd->plan_total = rd->usw ? img->info.pages : rd->stream_pages;
 	rd->prog.stream_pages = rd->stream_pages;
-	rd->want_crc = img->info.compression != HIB_COMP_NONE;
+	rd->want_crc = !rd->usw && img->info.compression != HIB_COMP_NONE;
+	rd->want_md5 = rd->usw && (img->usw.flags & HIB_USW_CHECKSUM);
+	if (rd->want_md5)
+		MD5Init(&rd->md5);
 	*out = rd;
 	return HIB_OK;
 }
@@ -188,8 +205,9 @@ static void decode_job(void *slot, unsigned int worker, void *arg)
 	if (rc) {
 		j->rc = HIB_ERR_DAMAGED;
 		snprintf(j->err, sizeof(j->err),
-			 "chunk %llu (map entry %llu, device page %llu) at device offset 0x%llx: %s decompression failed (error %d, %llu compressed bytes)",
+			 "chunk %llu (%s %llu, device page %llu) at device offset 0x%llx: %s decompression failed (error %d, %llu compressed bytes)",
 			 (unsigned long long)j->chunk.index,
+			 rd->usw ? "data page" : "map entry",
 			 (unsigned long long)j->chunk.map_entry,
 			 (unsigned long long)j->chunk.devpage,
 			 (unsigned long long)(j->chunk.devpage * ps),
@@ -200,8 +218,9 @@ static void decode_job(void *slot, unsigned int worker, void *arg)
 	if (unc_len == 0 || unc_len % ps) {
 		j->rc = HIB_ERR_DAMAGED;
 		snprintf(j->err, sizeof(j->err),
-			 "chunk %llu (map entry %llu, device page %llu) at device offset 0x%llx: invalid uncompressed length %zu (not a whole number of pages)",
+			 "chunk %llu (%s %llu, device page %llu) at device offset 0x%llx: invalid uncompressed length %zu (not a whole number of pages)",
 			 (unsigned long long)j->chunk.index,
+			 rd->usw ? "data page" : "map entry",
 			 (unsigned long long)j->chunk.map_entry,
 			 (unsigned long long)j->chunk.devpage,
 			 (unsigned long long)(j->chunk.devpage * ps), unc_len);
@@ -266,12 +285,13 @@ static void produce(struct hib_reader *rd)
 	if (rc)
 		goto failed;
 	j->chunk.devpage = dev;
-	snprintf(what, sizeof(what), "chunk %llu (map entry %llu, device page %llu)",
-		 (unsigned long long)rd->produced, (unsigned long long)e,
+	snprintf(what, sizeof(what), "chunk %llu (%s %llu, device page %llu)",
+		 (unsigned long long)rd->produced,
+		 rd->usw ? "data page" : "map entry", (unsigned long long)e,
 		 (unsigned long long)dev);
 
 	if (j->raw) {
-		uint64_t left = rd->stream_pages - rd->planned, n = UNC_PAGES;
+		uint64_t left = rd->plan_total - rd->planned, n = UNC_PAGES;
 
 		if (n > left)
 			n = left ? left : 1;
@@ -296,10 +316,12 @@ static void produce(struct hib_reader *rd)
 	cmp_len = hib_get_word(&img->lay, j->cmp, hdr);
 	if (cmp_len == 0 || cmp_len > WORST_COMPRESS((uint64_t)UNC_PAGES * ps)) {
 		rc = hib_seterr(img, HIB_ERR_DAMAGED,
-				"%s at device offset 0x%llx: invalid compressed length %llu (kernel: \"Invalid %s compressed length\")",
+				"%s at device offset 0x%llx: invalid compressed length %llu%s%s%s",
 				what, (unsigned long long)(dev * ps),
 				(unsigned long long)cmp_len,
-				in->compression == HIB_COMP_LZ4 ? "LZ4" : "LZO");
+				rd->usw ? "" : " (kernel: \"Invalid ",
+				rd->usw ? "" : in->compression == HIB_COMP_LZ4 ? "LZ4" : "LZO",
+				rd->usw ? "" : " compressed length\")");
 		goto failed;
 	}
 	need = div_round_up(hdr + cmp_len, ps);
@@ -339,7 +361,7 @@ static int next_chunk(struct hib_reader *rd)
 	struct hib_image *img = rd->img;
 	struct rjob *j;
 	unsigned int i;
-	uint64_t k;
+	uint64_t k, skip;
 	int rc;
 
 	if (!rd->pool && (rc = setup_ring(rd)))
@@ -350,7 +372,7 @@ static int next_chunk(struct hib_reader *rd)
 		rd->prog.chunks_done += rd->chunk.cmp_len ? 1 : rd->chunk.disk_pages;
 	}
 	while (hib_pool_pending(rd->pool) < rd->nslots && can_produce(rd) &&
-	       rd->planned < rd->stream_pages)
+	       rd->planned < rd->plan_total)
 		produce(rd);
 	/* A chunk that decoded short leaves the plan behind: read one more. */
 	if (!hib_pool_pending(rd->pool) && can_produce(rd))
@@ -367,13 +389,17 @@ static int next_chunk(struct hib_reader *rd)
 	rd->holding = true;
 	if (j->rc)
 		return hib_seterr(img, j->rc, "%s", j->err);
+	/* uswsusp: the first chunk begins with stream page 0, swsusp_info */
+	skip = rd->usw && j->chunk.index == 0;
 	rd->unc = j->unc;
 	rd->unc_len = j->unc_len;
-	rd->unc_pos = 0;
+	rd->unc_pos = skip ? img->lay.ps : 0;
 	rd->chunk = j->chunk;
-	rd->chunk.first_stream_page = rd->sp + 1;
+	rd->chunk.first_stream_page = rd->sp + 1 - skip;
 	if (rd->want_crc)
 		rd->crc = hib_crc32_le_combine(rd->crc, j->crc, j->unc_len);
+	if (rd->want_md5)
+		MD5Update(&rd->md5, j->unc, j->unc_len);
 	if (!rd->chunk_cb)
 		return HIB_OK;
 	if (!j->raw) {
@@ -391,7 +417,7 @@ static int next_chunk(struct hib_reader *rd)
 			.devpage = j->devpages[k],
 			.disk_pages = 1,
 			.unc_len = img->lay.ps,
-			.first_stream_page = rd->sp + 1 + k,
+			.first_stream_page = rd->sp + 1 + k - skip,
 		};
 
 		rc = rd->chunk_cb(&c, rd->chunk_arg);
@@ -482,6 +508,58 @@ static int read_meta(struct hib_reader *rd)
 	return HIB_OK;
 }
 
+static void hex16(char out[33], const unsigned char *p)
+{
+	static const char x[] = "0123456789abcdef";
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		out[2 * i] = x[p[i] >> 4];
+		out[2 * i + 1] = x[p[i] & 15];
+	}
+	out[32] = 0;
+}
+
+/* suspend-utils' loader stops after pages pages and checks only the MD5;
+ * what it would not notice, decoded pages or data pages left over, is
+ * damage all the same: its writer leaves neither. */
+static int finish_usw(struct hib_reader *rd)
+{
+	struct hib_image *img = rd->img;
+	const struct hib_uswsusp *u = &img->usw;
+	unsigned int ps = img->lay.ps;
+	char want[33], got[33];
+
+	if (rd->holding && rd->unc_pos < rd->unc_len)
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "chunk %llu (data page %llu, device offset 0x%llx): decodes to %llu pages, %llu of them past the end of the stream (pages %llu)",
+				  (unsigned long long)rd->chunk.index,
+				  (unsigned long long)rd->chunk.map_entry,
+				  (unsigned long long)(rd->chunk.devpage * ps),
+				  (unsigned long long)(rd->unc_len / ps),
+				  (unsigned long long)((rd->unc_len - rd->unc_pos) / ps),
+				  (unsigned long long)u->pages);
+	if (rd->next_entry != u->data_pages)
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "data pages: the stream ends after %llu of the %llu data pages image_data_size holds",
+				  (unsigned long long)rd->next_entry,
+				  (unsigned long long)u->data_pages);
+	if (!rd->want_md5)
+		return HIB_OK;
+	MD5Final(rd->prog.md5, &rd->md5);
+	rd->prog.md5_checked = 1;
+	rd->prog.md5_ok = !memcmp(rd->prog.md5, u->checksum, 16);
+	if (!rd->prog.md5_ok) {
+		hex16(want, u->checksum);
+		hex16(got, rd->prog.md5);
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "MD5 mismatch over %llu stream pages: header %s (device offset 0x%llx), data %s (suspend-utils: \"MD5 checksum does not match\")",
+				  (unsigned long long)u->pages, want,
+				  (unsigned long long)(u->header_offset + 32), got);
+	}
+	return HIB_OK;
+}
+
 static int finish(struct hib_reader *rd)
 {
 	struct hib_image *img = rd->img;
@@ -494,6 +572,8 @@ static int finish(struct hib_reader *rd)
 				  (unsigned long long)rd->stream_pages);
 	if (rd->holding)
 		rd->prog.chunks_done += rd->chunk.cmp_len ? 1 : rd->chunk.disk_pages;
+	if (rd->usw)
+		return finish_usw(rd);
 	if (h->flags & HIB_SF_CRC32_MODE) {
 		rd->prog.crc_checked = 1;
 		rd->prog.crc_ok = (rd->crc == h->crc32);

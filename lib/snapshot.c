@@ -10,6 +10,7 @@
  */
 #include "hibimgP.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,10 +119,29 @@ static void decode_arch(struct hib_image *img)
 	in->arch = HIB_ARCH_UNKNOWN_RECORD;
 }
 
+int hib_info_decode(struct hib_image *img, const char *where)
+{
+	struct hib_info *in = &img->info;
+
+	if (!try_word(img, 8) && !try_word(img, 4))
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "swsusp_info (%s): pages, image_pages and size are inconsistent",
+				  where);
+	img->lay.word = in->word_size;
+	decode_arch(img);
+	if (in->meta_pages == 0)
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "swsusp_info (%s): pages %llu = image_pages %llu + 1 leaves no PFN-list pages",
+				  where, (unsigned long long)in->pages,
+				  (unsigned long long)in->image_pages);
+	return HIB_OK;
+}
+
 int hib_image_load(struct hib_image *img)
 {
 	struct hib_info *in = &img->info;
 	uint64_t dev0, max_stream;
+	char where[96];
 	int rc;
 
 	if (!img->opened)
@@ -140,6 +160,8 @@ int hib_image_load(struct hib_image *img)
 		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
 				  "%s: spent image: the signature is %s again (a resume was attempted), the old image fields remain",
 				  img->path, img->hdr.sig);
+	case HIB_KIND_USWSUSP:
+		return hib_uswsusp_load(img);
 	case HIB_KIND_SWAP:
 		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
 				  "%s: plain swap area, no hibernation image", img->path);
@@ -183,14 +205,11 @@ int hib_image_load(struct hib_image *img)
 			       "swsusp_info page (map entry 0)");
 	if (rc)
 		goto fail;
-	if (!try_word(img, 8) && !try_word(img, 4)) {
-		rc = hib_seterr(img, HIB_ERR_DAMAGED,
-				"swsusp_info (map entry 0, device page %llu): pages, image_pages and size are inconsistent",
-				(unsigned long long)dev0);
+	snprintf(where, sizeof(where), "map entry 0, device page %llu",
+		 (unsigned long long)dev0);
+	rc = hib_info_decode(img, where);
+	if (rc)
 		goto fail;
-	}
-	img->lay.word = in->word_size;
-	decode_arch(img);
 
 	/* The map must be able to hold the stream, at the best ratio a chunk
 	 * can reach (32 pages in one disk page); this bounds everything the
@@ -202,13 +221,6 @@ int hib_image_load(struct hib_image *img)
 				"swsusp_info: %llu stream pages cannot fit in the %llu pages the swap map lists",
 				(unsigned long long)(in->pages - 1),
 				(unsigned long long)(in->map_entries - 1));
-		goto fail;
-	}
-	if (in->meta_pages == 0) {
-		rc = hib_seterr(img, HIB_ERR_DAMAGED,
-				"swsusp_info: pages %llu = image_pages %llu + 1 leaves no PFN-list pages",
-				(unsigned long long)in->pages,
-				(unsigned long long)in->image_pages);
 		goto fail;
 	}
 	return HIB_OK;

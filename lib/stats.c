@@ -444,7 +444,9 @@ int hib_image_stats(struct hib_image *img, const struct hib_stats_opts *opts,
 		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	if (img->info.compression != HIB_COMP_NONE && dc.n != st->nchunks)
+	/* uswsusp blocks begin at stream page 0, not 1: never aligned */
+	if (img->info.compression != HIB_COMP_NONE &&
+	    (dc.n != st->nchunks || img->hdr.kind == HIB_KIND_USWSUSP))
 		dc.aligned = false;
 	for (i = 0; i < st->nchunks; i++) {
 		struct hib_stats_chunk *ch = &st->chunks[i];

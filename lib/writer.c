@@ -837,6 +837,12 @@ int hib_recompress(struct hib_image *img, const char *out,
 	w.cur_slot = UINT32_MAX;
 	if (!img->loaded)
 		return hib_seterr(img, HIB_ERR_INVAL, "image not loaded");
+	/* It writes the kernel's format into the source's slots; a uswsusp
+	 * source has its own container that would be left inconsistent. */
+	if (img->hdr.kind == HIB_KIND_USWSUSP)
+		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
+				  "%s: recompress rewrites in-kernel images only, not a uswsusp (suspend-utils) image",
+				  img->path);
 	rc = hib_image_load_pfns(img);
 	if (rc)
 		return rc;

@@ -1,0 +1,564 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * uswsusp.c - suspend-utils' userspace image (s2disk/s2both, "ULSUSPEND").
+ *
+ * s2disk reads the kernel's snapshot stream from /dev/snapshot and writes it
+ * into swap itself, in its own container (suspend-utils swsusp.h, suspend.c
+ * write_image(), load.c read_or_verify_image()):
+ *
+ *   resume page: packed { loff_t image; char orig_sig[10], sig[10]; } at
+ *     PS-28; image is the byte offset of the header page.
+ *   header page: struct image_header_info { unsigned long pages; u32 flags;
+ *     loff_t map_start; loff_t image_data_size; u8 checksum[16]; ... }, LP64
+ *     offsets 0/8/16/24/32. What follows depends on how s2disk was built:
+ *     double writeout_time and int resume_pause at 48/56, or, with
+ *     CONFIG_ENCRYPT, salt[8] @48, struct RSA_data @56, struct encrypted_key
+ *     @3160, writeout_time @3680, resume_pause @3688 (encrypt.h sizes).
+ *   extents pages: struct extent { loff_t start, end; } (byte offsets, end
+ *     exclusive) filling the page; the last slot's start is the next extents
+ *     page (0: none). Data pages are read in extent order, and an extent with
+ *     start >= end ends the page's list.
+ *   data: the stream (swsusp_info, PFN list, data pages: pages in all) in
+ *     buffers of 32 pages, each raw or LZO1X-1 compressed as
+ *     { size_t size; data[size] } over whole pages, then optionally every
+ *     data page Blowfish-CFB encrypted as one stream. The MD5 covers the
+ *     uncompressed buffers, swsusp_info included.
+ *
+ * So the compressed framing is the kernel's chunk framing and the stream is
+ * the kernel's stream: once the extent map is in memory, reader.c reads the
+ * data pages as map entries, starting at entry 0 (the first block holds
+ * swsusp_info), and snapshot.c decodes swsusp_info and the PFN list.
+ *
+ * suspend-utils' reader trusts every number here; we do not. Offsets must be
+ * page-aligned slots inside the device, no slot may serve twice (a bitmap
+ * of used slots catches loops in the chain), the map is walked only as far
+ * as image_data_size needs (the writer preallocates, so the last extents
+ * page may list slots it never wrote), and the counts must agree with each
+ * other and with swsusp_info before anything is sized by them.
+ */
+#include "hibimgP.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define USW_HDR_PAGES        0
+#define USW_HDR_FLAGS        8
+#define USW_HDR_MAP_START    16
+#define USW_HDR_DATA_SIZE    24
+#define USW_HDR_CHECKSUM     32
+#define USW_HDR_PLAIN_TAIL   48     /* writeout_time, resume_pause */
+#define USW_HDR_PLAIN_END    64     /* sizeof(struct image_header_info) */
+#define USW_HDR_SALT         48
+#define USW_HDR_ENC_TAIL     3680
+
+#define EXTENT_SIZE          16     /* struct extent */
+
+/* Extent slots of a page before the link to the next one. */
+static uint64_t ext_slots(const struct hib_image *img)
+{
+	return img->lay.ps / EXTENT_SIZE - 1;
+}
+
+const struct hib_uswsusp *hib_image_uswsusp(const struct hib_image *img)
+{
+	return img->usw_loaded ? &img->usw : NULL;
+}
+
+const char *hib_usw_flag_name(uint32_t bit)
+{
+	switch (bit) {
+	case HIB_USW_CHECKSUM:   return "CHECKSUM";
+	case HIB_USW_COMPRESSED: return "COMPRESSED";
+	case HIB_USW_ENCRYPTED:  return "ENCRYPTED";
+	case HIB_USW_USE_RSA:    return "USE_RSA";
+	case HIB_USW_PLATFORM:   return "PLATFORM_SUSPEND";
+	}
+	return NULL;
+}
+
+void hib_uswsusp_free(struct hib_image *img)
+{
+	free(img->usw_first);
+	free(img->usw_cache_dev);
+	free(img->usw_cache_cum);
+	img->usw_first = img->usw_cache_dev = img->usw_cache_cum = NULL;
+	img->usw_cache_idx = UINT64_MAX;
+}
+
+static bool all_zero(const unsigned char *p, size_t n)
+{
+	while (n--)
+		if (*p++)
+			return false;
+	return true;
+}
+
+static void decode_tail(struct hib_image *img, const unsigned char *pg)
+{
+	struct hib_uswsusp *u = &img->usw;
+	unsigned int ps = img->lay.ps, at;
+	bool plain = !all_zero(pg + USW_HDR_PLAIN_TAIL,
+			       USW_HDR_PLAIN_END - USW_HDR_PLAIN_TAIL);
+	bool rest = !all_zero(pg + USW_HDR_PLAIN_END, ps - USW_HDR_PLAIN_END);
+	uint64_t bits;
+
+	/* The writer zeroes the page first, so the fields an encrypting build
+	 * adds stay zero unless it encrypted; only writeout_time and
+	 * resume_pause tell the two layouts apart then. */
+	if (u->flags & HIB_USW_ENCRYPTED)
+		u->layout = HIB_USW_LAYOUT_ENCRYPT;
+	else if (plain && !rest)
+		u->layout = HIB_USW_LAYOUT_PLAIN;
+	else if (rest && !plain)
+		u->layout = HIB_USW_LAYOUT_ENCRYPT;
+	else
+		u->layout = HIB_USW_LAYOUT_UNKNOWN;
+	if (u->layout == HIB_USW_LAYOUT_UNKNOWN)
+		return;
+	if (u->layout == HIB_USW_LAYOUT_ENCRYPT)
+		memcpy(u->salt, pg + USW_HDR_SALT, sizeof(u->salt));
+	at = u->layout == HIB_USW_LAYOUT_PLAIN ? USW_HDR_PLAIN_TAIL : USW_HDR_ENC_TAIL;
+	bits = hib_get_word(&img->lay, pg + at, 8);
+	memcpy(&u->writeout_time, &bits, sizeof(bits));
+	u->resume_pause = (int32_t)hib_get_word(&img->lay, pg + at + 8, 4);
+	u->have_writeout_time = isfinite(u->writeout_time) &&
+				u->writeout_time >= 0 && u->writeout_time < 1e7;
+}
+
+/* A byte offset the container names: page-aligned, a usable slot. */
+static const char *bad_offset(const struct hib_image *img, uint64_t off)
+{
+	if (off % img->lay.ps)
+		return "not page-aligned";
+	return hib_bad_page(img, off / img->lay.ps);
+}
+
+static int read_header(struct hib_image *img, uint8_t *used)
+{
+	struct hib_uswsusp *u = &img->usw;
+	unsigned int ps = img->lay.ps;
+	uint64_t off = img->hdr.image, dsize;
+	unsigned char *pg;
+	const char *why;
+	char what[96];
+	int rc;
+
+	memset(u, 0, sizeof(*u));
+	u->header_offset = off;
+	if ((why = bad_offset(img, off)))
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "resume page: uswsusp image header offset 0x%llx is %s",
+				  (unsigned long long)off, why);
+	bit_test_set(used, off / ps);
+	pg = malloc(ps);
+	if (!pg)
+		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	snprintf(what, sizeof(what), "uswsusp image header (device offset 0x%llx)",
+		 (unsigned long long)off);
+	rc = hib_pread(img, pg, ps, off, what);
+	if (rc)
+		goto out;
+	u->pages = hib_get_word(&img->lay, pg + USW_HDR_PAGES, 8);
+	u->flags = (uint32_t)hib_get_word(&img->lay, pg + USW_HDR_FLAGS, 4);
+	u->map_start = hib_get_word(&img->lay, pg + USW_HDR_MAP_START, 8);
+	u->image_data_size = hib_get_word(&img->lay, pg + USW_HDR_DATA_SIZE, 8);
+	memcpy(u->checksum, pg + USW_HDR_CHECKSUM, sizeof(u->checksum));
+	decode_tail(img, pg);
+
+	/* Before image_header_info (2007), the header page was swsusp_info
+	 * itself with the container's fields appended; utsname comes first. */
+	if (!memcmp(pg, "Linux", 6)) {
+		rc = hib_seterr(img, HIB_ERR_UNSUPPORTED,
+				"%s: holds swsusp_info itself (sysname \"Linux\"): an early suspend-utils layout this version does not read",
+				what);
+		goto out;
+	}
+	if (u->flags & ~HIB_USW_KNOWN) {
+		rc = hib_seterr(img, HIB_ERR_UNSUPPORTED,
+				"%s: unknown flag bits 0x%x (flags 0x%x): written by a suspend-utils this version does not know",
+				what, u->flags & ~HIB_USW_KNOWN, u->flags);
+		goto out;
+	}
+	dsize = u->image_data_size;
+	if (dsize == 0 || dsize % ps || dsize > img->devsize) {
+		rc = hib_seterr(img, HIB_ERR_DAMAGED,
+				"%s: image_data_size %llu is not a whole number of pages within the device (%llu bytes)",
+				what, (unsigned long long)dsize,
+				(unsigned long long)img->devsize);
+		goto out;
+	}
+	u->data_pages = dsize / ps;
+	/* Raw, the data pages are the stream; compressed, a block of 32 pages
+	 * takes at least one. This bounds everything sized by pages. */
+	if (u->pages < 2 ||
+	    ((u->flags & HIB_USW_COMPRESSED) ? u->pages > u->data_pages * UNC_PAGES :
+	     u->pages != u->data_pages)) {
+		rc = hib_seterr(img, HIB_ERR_DAMAGED,
+				"%s: pages %llu cannot be stored in image_data_size %llu (%llu pages, %s)",
+				what, (unsigned long long)u->pages,
+				(unsigned long long)dsize,
+				(unsigned long long)u->data_pages,
+				(u->flags & HIB_USW_COMPRESSED) ? "compressed" : "uncompressed");
+		goto out;
+	}
+	if ((why = bad_offset(img, u->map_start)))
+		rc = hib_seterr(img, HIB_ERR_DAMAGED,
+				"%s: map_start 0x%llx is %s", what,
+				(unsigned long long)u->map_start, why);
+out:
+	free(pg);
+	return rc;
+}
+
+/*
+ * Walks the extents chain as far as the data reaches, checking every extent
+ * and slot, and keeps the chain (map_pages, usw_first) so data pages can be
+ * found later without keeping the extents themselves.
+ */
+static int walk_extents(struct hib_image *img, uint8_t *used)
+{
+	struct hib_uswsusp *u = &img->usw;
+	const struct hib_layout *lay = &img->lay;
+	unsigned int ps = lay->ps;
+	uint64_t slots = ext_slots(img), cur = u->map_start, done = 0, cap = 0;
+	int rc;
+
+	img->n_map_pages = 0;
+	while (done < u->data_pages) {
+		uint64_t idx = img->n_map_pages, k, next;
+		const char *why;
+
+		if (cur == 0)
+			return hib_seterr(img, HIB_ERR_DAMAGED,
+					  "extents page %llu (device offset 0x%llx): the chain ends after %llu data pages, image_data_size needs %llu",
+					  (unsigned long long)(idx - 1),
+					  (unsigned long long)(img->map_pages[idx - 1] * ps),
+					  (unsigned long long)done,
+					  (unsigned long long)u->data_pages);
+		if ((why = bad_offset(img, cur)))
+			return hib_seterr(img, HIB_ERR_DAMAGED,
+					  "extents page %llu: device offset 0x%llx is %s",
+					  (unsigned long long)idx, (unsigned long long)cur, why);
+		if (bit_test_set(used, cur / ps))
+			return hib_seterr(img, HIB_ERR_DAMAGED,
+					  "extents page %llu: device offset 0x%llx is already used by the image (extents chain loops or overlaps data)",
+					  (unsigned long long)idx, (unsigned long long)cur);
+		if (idx == cap) {
+			uint64_t ncap = cap ? cap * 2 : 16;
+			uint64_t *a = realloc(img->map_pages, ncap * sizeof(*a));
+
+			if (a)
+				img->map_pages = a;
+			a = a ? realloc(img->usw_first, ncap * sizeof(*a)) : NULL;
+			if (!a)
+				return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+			img->usw_first = a;
+			cap = ncap;
+		}
+		img->map_pages[idx] = cur / ps;
+		img->usw_first[idx] = done;
+		img->n_map_pages = idx + 1;
+		rc = hib_map_read_page(img, idx);
+		if (rc)
+			return rc;
+		u->extent_pages++;
+
+		for (k = 0; k < slots && done < u->data_pages; k++) {
+			uint64_t start = hib_get_word(lay, img->mapbuf + k * EXTENT_SIZE, 8);
+			uint64_t end = hib_get_word(lay, img->mapbuf + k * EXTENT_SIZE + 8, 8);
+			uint64_t p, n;
+
+			/* suspend-utils takes the first extent unchecked and stops at
+			 * the first empty one after it. */
+			if (start >= end && k > 0)
+				break;
+			n = start < end ? (end - start) / ps : 0;
+			if (n > u->data_pages - done)
+				n = u->data_pages - done;   /* preallocated, never written */
+			/* Only the part that holds data must lie on the device. */
+			if (start >= end || start % ps || end % ps ||
+			    start > img->devsize || n > (img->devsize - start) / ps)
+				return hib_seterr(img, HIB_ERR_DAMAGED,
+						  "extents page %llu (device offset 0x%llx) extent %llu: [0x%llx, 0x%llx) is %s",
+						  (unsigned long long)idx, (unsigned long long)cur,
+						  (unsigned long long)k, (unsigned long long)start,
+						  (unsigned long long)end,
+						  start >= end ? "empty" :
+						  start % ps || end % ps ? "not page-aligned" :
+						  "beyond the end of the device");
+			for (p = start / ps; p < start / ps + n; p++) {
+				if ((why = hib_bad_page(img, p)))
+					return hib_seterr(img, HIB_ERR_DAMAGED,
+							  "extents page %llu (device offset 0x%llx) extent %llu: device offset 0x%llx is %s",
+							  (unsigned long long)idx, (unsigned long long)cur,
+							  (unsigned long long)k,
+							  (unsigned long long)(p * ps), why);
+				if (bit_test_set(used, p))
+					return hib_seterr(img, HIB_ERR_DAMAGED,
+							  "extents page %llu (device offset 0x%llx) extent %llu: device offset 0x%llx is used twice",
+							  (unsigned long long)idx, (unsigned long long)cur,
+							  (unsigned long long)k,
+							  (unsigned long long)(p * ps));
+			}
+			done += n;
+			u->extents++;
+		}
+		next = hib_get_word(lay, img->mapbuf + slots * EXTENT_SIZE, 8);
+		cur = next;
+	}
+	img->info.map_pages = img->n_map_pages;
+	img->info.map_entries = u->data_pages;
+	return HIB_OK;
+}
+
+/* Decodes extents page idx into the cache: where each used extent starts
+ * and how many data pages precede it. */
+static int cache_page(struct hib_image *img, uint64_t idx)
+{
+	const struct hib_layout *lay = &img->lay;
+	unsigned int ps = lay->ps;
+	uint64_t slots = ext_slots(img), first, count, k, n = 0, sum = 0;
+	int rc;
+
+	if (img->usw_cache_idx == idx)
+		return HIB_OK;
+	if (idx >= img->n_map_pages)
+		return hib_seterr(img, HIB_ERR_INVAL, "no extents page %llu",
+				  (unsigned long long)idx);
+	if (!img->usw_cache_dev) {
+		img->usw_cache_dev = malloc(slots * sizeof(uint64_t));
+		img->usw_cache_cum = malloc((slots + 1) * sizeof(uint64_t));
+		if (!img->usw_cache_dev || !img->usw_cache_cum)
+			return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	}
+	img->usw_cache_idx = UINT64_MAX;
+	rc = hib_map_read_page(img, idx);
+	if (rc)
+		return rc;
+	first = img->usw_first[idx];
+	count = (idx + 1 < img->n_map_pages ? img->usw_first[idx + 1] :
+		 img->usw.data_pages) - first;
+	for (k = 0; k < slots && sum < count; k++) {
+		uint64_t start = hib_get_word(lay, img->mapbuf + k * EXTENT_SIZE, 8);
+		uint64_t end = hib_get_word(lay, img->mapbuf + k * EXTENT_SIZE + 8, 8);
+
+		/* Checked by walk_extents(); a device that changed since is
+		 * damage, not something to follow. */
+		if (start >= end || start % ps || end % ps || start >= img->devsize)
+			break;
+		if (end > img->devsize)
+			end = img->devsize - img->devsize % ps;
+		img->usw_cache_dev[n] = start / ps;
+		img->usw_cache_cum[n] = sum;
+		sum += (end - start) / ps;
+		n++;
+	}
+	if (sum < count)
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "extents page %llu (device offset 0x%llx) changed while it was read",
+				  (unsigned long long)idx,
+				  (unsigned long long)(img->map_pages[idx] * ps));
+	img->usw_cache_cum[n] = sum;
+	img->usw_cache_n = n;
+	img->usw_cache_idx = idx;
+	return HIB_OK;
+}
+
+int hib_uswsusp_map_entry(struct hib_image *img, uint64_t i, uint64_t *devpage)
+{
+	uint64_t lo = 0, hi = img->n_map_pages, rel;
+	int rc;
+
+	if (i >= img->usw.data_pages)
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "data page %llu: image_data_size holds only %llu data pages",
+				  (unsigned long long)i,
+				  (unsigned long long)img->usw.data_pages);
+	if (img->usw_cache_idx < img->n_map_pages &&
+	    img->usw_first[img->usw_cache_idx] <= i &&
+	    i - img->usw_first[img->usw_cache_idx] <
+	    img->usw_cache_cum[img->usw_cache_n])
+		lo = img->usw_cache_idx;
+	else {
+		while (hi - lo > 1) {
+			uint64_t mid = lo + (hi - lo) / 2;
+
+			if (img->usw_first[mid] <= i)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		rc = cache_page(img, lo);
+		if (rc)
+			return rc;
+	}
+	rel = i - img->usw_first[lo];
+	hi = img->usw_cache_n;
+	lo = 0;
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (img->usw_cache_cum[mid] <= rel)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	*devpage = img->usw_cache_dev[lo] + (rel - img->usw_cache_cum[lo]);
+	return HIB_OK;
+}
+
+int hib_image_usw_extents_page(struct hib_image *img, uint64_t i, uint64_t *offset,
+			       uint64_t *first, uint64_t *data_pages,
+			       uint64_t *extents)
+{
+	int rc;
+
+	if (!img->usw_loaded)
+		return hib_seterr(img, HIB_ERR_INVAL, "no uswsusp extent map loaded");
+	rc = cache_page(img, i);
+	if (rc)
+		return rc;
+	*offset = img->map_pages[i] * img->lay.ps;
+	*first = img->usw_first[i];
+	*data_pages = (i + 1 < img->n_map_pages ? img->usw_first[i + 1] :
+		       img->usw.data_pages) - *first;
+	*extents = img->usw_cache_n;
+	return HIB_OK;
+}
+
+/* Stream page 0: data page 0 when raw, the head of block 0 when compressed. */
+static int read_info_page(struct hib_image *img)
+{
+	unsigned int ps = img->lay.ps, hdr = 8;
+	unsigned char *cmp = NULL, *unc = NULL;
+	uint64_t dev, at, len, need, k;
+	size_t out = 0;
+	char what[128];
+	int rc;
+
+	rc = hib_image_map_entry(img, 0, &dev);
+	if (rc)
+		return rc;
+	at = dev * ps;
+	snprintf(what, sizeof(what), "swsusp_info (data page 0, device offset 0x%llx)",
+		 (unsigned long long)at);
+	if (!(img->usw.flags & HIB_USW_COMPRESSED))
+		return hib_pread(img, img->info_page, ps, dev * ps, what);
+
+	cmp = malloc((size_t)CMP_PAGES_MAX * ps);
+	unc = malloc((size_t)UNC_PAGES * ps);
+	if (!cmp || !unc) {
+		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	rc = hib_pread(img, cmp, ps, dev * ps, what);
+	if (rc)
+		goto out;
+	/* struct buf_block { size_t size; char data[]; }, the kernel's chunk
+	 * framing; the same bound as for the kernel's chunks. */
+	len = hib_get_word(&img->lay, cmp, hdr);
+	if (len == 0 || len > WORST_COMPRESS((uint64_t)UNC_PAGES * ps)) {
+		rc = hib_seterr(img, HIB_ERR_DAMAGED,
+				"block 0 (data page 0, device offset 0x%llx): invalid compressed length %llu",
+				(unsigned long long)at, (unsigned long long)len);
+		goto out;
+	}
+	need = div_round_up(hdr + len, ps);
+	if (need > img->usw.data_pages) {
+		rc = hib_seterr(img, HIB_ERR_DAMAGED,
+				"block 0 (device offset 0x%llx): needs %llu pages, image_data_size holds %llu",
+				(unsigned long long)at, (unsigned long long)need,
+				(unsigned long long)img->usw.data_pages);
+		goto out;
+	}
+	for (k = 1; k < need; k++) {
+		rc = hib_image_map_entry(img, k, &dev);
+		if (rc == HIB_OK)
+			rc = hib_pread(img, cmp + k * ps, ps, dev * ps, "block 0");
+		if (rc)
+			goto out;
+	}
+	rc = hib_decompress(HIB_COMP_LZO, cmp + hdr, len, unc,
+			    (size_t)UNC_PAGES * ps, &out);
+	if (rc || out < ps || out % ps) {
+		rc = hib_seterr(img, HIB_ERR_DAMAGED,
+				"block 0 (data page 0, device offset 0x%llx): LZO decompression failed (error %d, %llu compressed bytes, %zu decoded)",
+				(unsigned long long)at, rc, (unsigned long long)len, out);
+		goto out;
+	}
+	memcpy(img->info_page, unc, ps);
+out:
+	free(cmp);
+	free(unc);
+	return rc;
+}
+
+int hib_uswsusp_load(struct hib_image *img)
+{
+	struct hib_uswsusp *u = &img->usw;
+	struct hib_info *in = &img->info;
+	uint8_t *used;
+	char where[96];
+	uint64_t dev0;
+	int rc;
+
+	img->usw_loaded = false;
+	img->usw_cache_idx = UINT64_MAX;
+	free(img->mapbuf);
+	img->mapbuf = malloc(img->lay.ps);
+	img->mapbuf_idx = UINT64_MAX;
+	used = calloc(img->devpages / 8 + 1, 1);
+	if (!used || !img->mapbuf) {
+		free(used);
+		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	}
+	/* the resume page is the swap header's, never the image's */
+	bit_test_set(used, img->resume_offset);
+	rc = read_header(img, used);
+	if (rc == HIB_OK)
+		rc = walk_extents(img, used);
+	free(used);
+	if (rc)
+		return rc;
+	img->usw_loaded = true;
+
+	if (u->flags & HIB_USW_ENCRYPTED)
+		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
+				  "%s: uswsusp image with encrypted data (Blowfish-CFB%s): header and extent map read, the contents cannot be read or verified without the key",
+				  img->path, (u->flags & HIB_USW_USE_RSA) ? ", RSA-wrapped key" : "");
+
+	/* Single-threaded setup; the stream itself goes through reader.c,
+	 * like an in-kernel image's. */
+	in->compression = (u->flags & HIB_USW_COMPRESSED) ? HIB_COMP_LZO : HIB_COMP_NONE;
+	img->loaded = true;     /* map access works from here on */
+	img->info_page = img->info_page ? img->info_page : malloc(img->lay.ps);
+	if (!img->info_page) {
+		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
+	rc = read_info_page(img);
+	if (rc)
+		goto fail;
+	rc = hib_image_map_entry(img, 0, &dev0);
+	if (rc)
+		goto fail;
+	snprintf(where, sizeof(where), "stream page 0, data page 0 at device offset 0x%llx",
+		 (unsigned long long)(dev0 * img->lay.ps));
+	rc = hib_info_decode(img, where);
+	if (rc)
+		goto fail;
+	if (in->pages != u->pages) {
+		rc = hib_seterr(img, HIB_ERR_DAMAGED,
+				"uswsusp image header (device offset 0x%llx): pages %llu, but swsusp_info says %llu",
+				(unsigned long long)u->header_offset,
+				(unsigned long long)u->pages,
+				(unsigned long long)in->pages);
+		goto fail;
+	}
+	return HIB_OK;
+fail:
+	img->loaded = false;
+	return rc;
+}

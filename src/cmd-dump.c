@@ -55,6 +55,35 @@ static int dump_header(struct hib_image *img, const struct out_opts *oo)
 	return rc ? EXIT_IOERR : EXIT_INTACT;
 }
 
+/* suspend-utils' map: a chain of extents pages, each supplying the data
+ * pages of its extents in order. */
+static int dump_extents(struct hib_image *img, const struct out_opts *oo)
+{
+	const struct hib_uswsusp *u = hib_image_uswsusp(img);
+	struct libscols_table *tb = out_table_new(oo, "map");
+	uint64_t i, off, first, n, ext;
+
+	out_table_col(tb, "INDEX", OUT_NUM);
+	out_table_col(tb, "DEVPAGE", OUT_NUM);
+	out_table_col(tb, "OFFSET", OUT_STR);
+	out_table_col(tb, "FIRST-ENTRY", OUT_NUM);
+	out_table_col(tb, "ENTRIES", OUT_NUM);
+	out_table_col(tb, "EXTENTS", OUT_NUM);
+	for (i = 0; i < u->extent_pages; i++) {
+		struct libscols_line *ln = out_table_line(tb);
+
+		if (hib_image_usw_extents_page(img, i, &off, &first, &n, &ext))
+			die_(EXIT_IOERR, "%s", hib_image_error(img));
+		out_cell(ln, 0, "%" PRIu64, i);
+		out_cell(ln, 1, "%" PRIu64, off / hib_image_header(img)->page_size);
+		out_cell(ln, 2, "0x%" PRIx64, off);
+		out_cell(ln, 3, "%" PRIu64, first);
+		out_cell(ln, 4, "%" PRIu64, n);
+		out_cell(ln, 5, "%" PRIu64, ext);
+	}
+	return out_table_print(tb) ? EXIT_IOERR : EXIT_INTACT;
+}
+
 static int dump_map(struct hib_image *img, const struct out_opts *oo)
 {
 	const struct hib_info *in;
@@ -62,6 +91,8 @@ static int dump_map(struct hib_image *img, const struct out_opts *oo)
 	uint64_t i, per, dev;
 
 	load_or_die(img, 0);
+	if (hib_image_uswsusp(img))
+		return dump_extents(img, oo);
 	in = hib_image_info(img);
 	per = (hib_image_header(img)->page_size / 8) - 1;
 	tb = out_table_new(oo, "map");

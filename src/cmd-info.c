@@ -32,6 +32,7 @@ static void __attribute__((noreturn)) usage(void)
 static int describe(struct out_rec *r, const char *spec, uint64_t offset, int scan)
 {
 	struct hib_image *img = hib_image_new();
+	const struct hib_uswsusp *u;
 	struct hib_identity id;
 	int rc;
 
@@ -48,6 +49,23 @@ static int describe(struct out_rec *r, const char *spec, uint64_t offset, int sc
 	switch (hib_image_header(img)->kind) {
 	case HIB_KIND_KERNEL:
 	case HIB_KIND_KERNEL_DEV:
+		break;
+	case HIB_KIND_USWSUSP:
+		/* suspend-utils' container around the kernel's stream: its
+		 * header and extent map first, then the stream as usual */
+		rc = hib_image_load(img);
+		u = hib_image_uswsusp(img);
+		if (u)
+			describe_uswsusp(r, img);
+		if (rc == HIB_ERR_UNSUPPORTED && u && (u->flags & HIB_USW_ENCRYPTED)) {
+			/* Describing it is a success; its content is not ours. */
+			out_rec_add(r, "content", "content", OUT_STR, "%s",
+				    "encrypted: swsusp_info, PFN list and memory cannot be read without the key");
+			rc = HIB_OK;
+			goto out;
+		}
+		if (rc)
+			goto out;
 		break;
 	case HIB_KIND_SPENT:
 		/* Describe the remains; damage there is a finding, not an
@@ -80,7 +98,10 @@ static int describe(struct out_rec *r, const char *spec, uint64_t offset, int sc
 			goto out;
 		describe_identity(r, &id);
 	}
-	if (scan && hib_image_header(img)->resume_offset == 0) {
+	/* The slot count knows the kernel's layout only: a uswsusp header
+	 * page would count as foreign data. */
+	if (scan && hib_image_header(img)->resume_offset == 0 &&
+	    hib_image_header(img)->kind != HIB_KIND_USWSUSP) {
 		struct hib_slot_usage su;
 
 		rc = hib_image_slot_usage(img, &su);

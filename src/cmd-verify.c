@@ -26,7 +26,8 @@ static void __attribute__((noreturn)) usage(void)
 	       "     --spent                read what a resume attempt left of the image\n"
 	       USAGE_HELP_OPTIONS);
 	printf("\nExit status: 0 intact, 1 damaged, 2 usage error or not a verifiable\n"
-	       "image, 3 I/O error. See hibimg-verify(1).\n");
+	       "image, 3 I/O error, 4 encrypted (uswsusp): structure intact, content not\n"
+	       "verifiable without the key. See hibimg-verify(1).\n");
 	exit(EXIT_SUCCESS);
 }
 
@@ -46,6 +47,52 @@ static int on_chunk(const struct hib_chunk *c, void *arg)
 	t->disk_pages += c->disk_pages;
 	t->last_entry = c->map_entry + c->disk_pages;
 	return 0;
+}
+
+static void hex(char *out, const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", p[i]);
+}
+
+static void checksum_section(struct out_rec *r, const struct hib_image *img,
+			     const struct hib_progress *p)
+{
+	const struct hib_header *h = hib_image_header(img);
+	const struct hib_uswsusp *u = hib_image_uswsusp(img);
+	char x[33];
+
+	out_rec_section(r, "Checksum");
+	if (u) {
+		if (!(u->flags & HIB_USW_CHECKSUM)) {
+			out_rec_add(r, "md5-stored", "MD5 stored", OUT_STR, "%s",
+				    "none (s2disk was not asked to compute one)");
+			return;
+		}
+		hex(x, u->checksum, 16);
+		out_rec_add(r, "md5-stored", "MD5 stored", OUT_STR, "%s", x);
+		if (p->md5_checked) {
+			hex(x, p->md5, 16);
+			out_rec_add(r, "md5-computed", "MD5 computed", OUT_STR, "%s", x);
+			out_rec_add(r, "md5-ok", "match", OUT_BOOL, "%s",
+				    p->md5_ok ? "true" : "false");
+		}
+		return;
+	}
+	if (h->flags & HIB_SF_CRC32_MODE) {
+		out_rec_add(r, "crc32-stored", "stored", OUT_STR, "0x%08x", h->crc32);
+		if (p->stream_pages_done == p->stream_pages) {
+			out_rec_add(r, "crc32-computed", "computed", OUT_STR,
+				    "0x%08x", p->crc32);
+			out_rec_add(r, "crc32-ok", "match", OUT_BOOL, "%s",
+				    p->crc32 == h->crc32 ? "true" : "false");
+		}
+	} else {
+		out_rec_add(r, "crc32-stored", "stored", OUT_STR, "%s",
+			    "none (uncompressed image: the kernel keeps no checksum)");
+	}
 }
 
 static void progress(const struct hib_reader *rd, int final)
@@ -80,10 +127,11 @@ int cmd_verify(int argc, char **argv)
 	struct tally t = { 0 };
 	const struct hib_header *h;
 	const struct hib_info *in;
+	const struct hib_uswsusp *u;
 	uint64_t offset = 0, n = 0;
 	unsigned int threads = 0;
 	int spent = 0;
-	int c, rc, quiet = 0, tty = isatty(STDERR_FILENO);
+	int c, rc, quiet = 0, tty = isatty(STDERR_FILENO), encrypted = 0;
 	const char *status;
 
 	while ((c = getopt_long(argc, argv, "JrqR:T:hV", longopts, NULL)) != -1) {
@@ -124,15 +172,34 @@ int cmd_verify(int argc, char **argv)
 			progress(rd, 1);
 	}
 
+	/* An encrypted uswsusp image: hib_image_load() checked the header and
+	 * the whole extent map, then stopped where the key is needed. */
+	u = hib_image_uswsusp(img);
+	encrypted = rc == HIB_ERR_UNSUPPORTED && u && (u->flags & HIB_USW_ENCRYPTED);
 	status = rc == HIB_OK ? "intact" : rc == HIB_ERR_DAMAGED ? "damaged" :
+		 encrypted ? "encrypted" :
 		 rc == HIB_ERR_UNSUPPORTED || rc == HIB_ERR_INVAL ? "unsupported" :
 		 "io-error";
+	out_rec_add(r, "kind", "kind", OUT_STR, "%s", hib_kind_name(h->kind));
 	out_rec_add(r, "status", "status", OUT_STR, "%s", status);
 	if (h->kind == HIB_KIND_SPENT)
 		out_rec_add(r, "spent", "spent (signature restored)", OUT_BOOL, "%s",
 			    "true");
 	if (rc)
-		out_rec_add(r, "error", "first error", OUT_STR, "%s", hib_image_error(img));
+		out_rec_add(r, encrypted ? "note" : "error",
+			    encrypted ? "note" : "first error", OUT_STR, "%s",
+			    hib_image_error(img));
+	if (u) {
+		out_rec_section(r, "Userspace image (suspend-utils)");
+		out_rec_add(r, "data-pages", "data pages on disk", OUT_NUM, "%" PRIu64,
+			    u->data_pages);
+		out_rec_add(r, "extent-pages", "extents pages", OUT_NUM, "%" PRIu64,
+			    u->extent_pages);
+		out_rec_add(r, "extents", "extents", OUT_NUM, "%" PRIu64, u->extents);
+		if (encrypted)
+			out_rec_add(r, "content-verified", "content verified", OUT_BOOL,
+				    "%s", "false");
+	}
 
 	in = hib_image_info(img);
 	if (rd && in) {
@@ -154,8 +221,9 @@ int cmd_verify(int argc, char **argv)
 				    "\"Image size after compression\" kbytes", OUT_NUM,
 				    "%" PRIu64, t.cmp_bytes / 1024);
 		}
+		/* a uswsusp image's chunk 0 holds swsusp_info */
 		out_rec_add(r, "disk-pages-used", "pages read from disk", OUT_NUM,
-			    "%" PRIu64, 1 + t.disk_pages);
+			    "%" PRIu64, (u ? 0 : 1) + t.disk_pages);
 		out_rec_add(r, "wrote-kbytes", "\"Wrote\" kbytes", OUT_NUM, "%" PRIu64,
 			    p.stream_pages * h->page_size / 1024);
 		out_rec_section(r, "Snapshot");
@@ -171,19 +239,7 @@ int cmd_verify(int argc, char **argv)
 		}
 		out_rec_add(r, "meta-pages", "PFN-list pages", OUT_NUM, "%" PRIu64,
 			    in->meta_pages);
-		out_rec_section(r, "Checksum");
-		if (h->flags & HIB_SF_CRC32_MODE) {
-			out_rec_add(r, "crc32-stored", "stored", OUT_STR, "0x%08x", h->crc32);
-			if (p.stream_pages_done == p.stream_pages) {
-				out_rec_add(r, "crc32-computed", "computed", OUT_STR,
-					    "0x%08x", p.crc32);
-				out_rec_add(r, "crc32-ok", "match", OUT_BOOL, "%s",
-					    p.crc32 == h->crc32 ? "true" : "false");
-			}
-		} else {
-			out_rec_add(r, "crc32-stored", "stored", OUT_STR, "%s",
-				    "none (uncompressed image: the kernel keeps no checksum)");
-		}
+		checksum_section(r, img, &p);
 	}
 	if (!quiet)
 		out_recs_print(&r, 1, &oo, "verify");
@@ -194,5 +250,5 @@ int cmd_verify(int argc, char **argv)
 	out_rec_free(r);
 	hib_reader_free(rd);
 	hib_image_free(img);
-	return rc_to_exit(rc);
+	return encrypted ? EXIT_ENCRYPTED : rc_to_exit(rc);
 }

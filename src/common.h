@@ -12,6 +12,8 @@
 #define EXIT_DAMAGED     1
 #define EXIT_USAGE       2   /* bad usage, or an area we cannot interpret */
 #define EXIT_IOERR       3   /* read/write error, out of memory */
+#define EXIT_ENCRYPTED   4   /* verify: encrypted uswsusp image, structure intact,
+				content not verifiable without the key */
 
 struct cmd {
 	const char *name;

@@ -7,6 +7,7 @@
 #include "describe.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 void describe_header(struct out_rec *r, const struct hib_image *img)
@@ -30,7 +31,7 @@ void describe_header(struct out_rec *r, const struct hib_image *img)
 	out_rec_add(r, "sig", "signature", OUT_STR, "%s", h->sig);
 	out_rec_add(r, "orig-sig", "original signature", OUT_STR, "%s", h->orig_sig);
 	if (h->kind == HIB_KIND_USWSUSP) {
-		out_rec_add(r, "image-offset", "image (byte offset)", OUT_NUM,
+		out_rec_add(r, "image-offset", "image header (byte offset)", OUT_NUM,
 			    "%" PRIu64, h->image);
 	} else {
 		out_rec_add(r, "image", "first map page", OUT_NUM, "%" PRIu64, h->image);
@@ -47,6 +48,88 @@ void describe_header(struct out_rec *r, const struct hib_image *img)
 	format_uuid(h->uuid, uuid);
 	out_rec_add(r, "uuid", "UUID", OUT_STR, "%s", uuid);
 	out_rec_add(r, "label", "label", OUT_STR, "%s", h->label);
+}
+
+static const char *usw_flags_string(uint32_t flags, char *buf, size_t cap)
+{
+	size_t len = 0;
+	uint32_t bit;
+
+	buf[0] = 0;
+	for (bit = 1; bit; bit <<= 1) {
+		const char *n;
+		char tmp[16];
+
+		if (!(flags & bit))
+			continue;
+		n = hib_usw_flag_name(bit);
+		if (!n) {
+			snprintf(tmp, sizeof(tmp), "0x%x", bit);
+			n = tmp;
+		}
+		len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0, "%s%s",
+					len ? "," : "", n);
+	}
+	return buf;
+}
+
+static void hex(char *out, const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", p[i]);
+}
+
+void describe_uswsusp(struct out_rec *r, const struct hib_image *img)
+{
+	const struct hib_uswsusp *u = hib_image_uswsusp(img);
+	char buf[160], h[33];
+
+	out_rec_section(r, "Userspace image header (suspend-utils)");
+	out_rec_add(r, "usw-pages", "pages (stream, incl. swsusp_info)", OUT_NUM,
+		    "%" PRIu64, u->pages);
+	out_rec_add(r, "usw-flags", "flags", OUT_NUM, "%u", u->flags);
+	out_rec_add(r, "usw-flag-names", "flag names", OUT_STR, "%s",
+		    usw_flags_string(u->flags, buf, sizeof(buf)));
+	out_rec_add(r, "usw-checksum", "MD5 checksum stored", OUT_BOOL, "%s",
+		    (u->flags & HIB_USW_CHECKSUM) ? "true" : "false");
+	out_rec_add(r, "usw-compressed", "compressed (LZO)", OUT_BOOL, "%s",
+		    (u->flags & HIB_USW_COMPRESSED) ? "true" : "false");
+	out_rec_add(r, "usw-encrypted", "encrypted (Blowfish-CFB)", OUT_BOOL, "%s",
+		    (u->flags & HIB_USW_ENCRYPTED) ? "true" : "false");
+	out_rec_add(r, "usw-rsa", "key wrapped with RSA", OUT_BOOL, "%s",
+		    (u->flags & HIB_USW_USE_RSA) ? "true" : "false");
+	out_rec_add(r, "usw-platform", "platform power-off", OUT_BOOL, "%s",
+		    (u->flags & HIB_USW_PLATFORM) ? "true" : "false");
+	if (u->flags & HIB_USW_CHECKSUM) {
+		hex(h, u->checksum, 16);
+		out_rec_add(r, "usw-md5", "MD5 (stored)", OUT_STR, "%s", h);
+	}
+	out_rec_add(r, "image-data-size", "image_data_size (bytes)", OUT_NUM,
+		    "%" PRIu64, u->image_data_size);
+	out_rec_add(r, "data-pages", "data pages on disk", OUT_NUM, "%" PRIu64,
+		    u->data_pages);
+	out_rec_add(r, "map-start", "map_start (byte offset)", OUT_NUM, "%" PRIu64,
+		    u->map_start);
+	out_rec_add(r, "extent-pages", "extents pages", OUT_NUM, "%" PRIu64,
+		    u->extent_pages);
+	out_rec_add(r, "extents", "extents", OUT_NUM, "%" PRIu64, u->extents);
+	out_rec_add(r, "header-layout", "header layout", OUT_STR, "%s",
+		    u->layout == HIB_USW_LAYOUT_PLAIN ? "without CONFIG_ENCRYPT" :
+		    u->layout == HIB_USW_LAYOUT_ENCRYPT ? "CONFIG_ENCRYPT" :
+		    "undetermined");
+	if (u->layout == HIB_USW_LAYOUT_UNKNOWN)
+		return;
+	if (u->have_writeout_time)
+		out_rec_add(r, "writeout-time", "writeout time (s)", OUT_NUM, "%.3f",
+			    u->writeout_time);
+	out_rec_add(r, "resume-pause", "resume pause", OUT_NUM, "%d",
+		    (int)u->resume_pause);
+	if ((u->flags & HIB_USW_ENCRYPTED) && !(u->flags & HIB_USW_USE_RSA)) {
+		hex(h, u->salt, 8);
+		out_rec_add(r, "salt", "IV salt", OUT_STR, "%s", h);
+	}
 }
 
 static const char *arch_name(enum hib_arch a)
@@ -108,6 +191,9 @@ void describe_info(struct out_rec *r, const struct hib_image *img)
 	out_rec_add(r, "size", "size (bytes)", OUT_NUM, "%" PRIu64, in->size);
 	out_rec_add(r, "compression", "compression", OUT_STR, "%s",
 		    hib_compression_name(in->compression));
+	/* a uswsusp image has its own checksum and extent map, above */
+	if (h->kind == HIB_KIND_USWSUSP)
+		return;
 	out_rec_add(r, "crc32-mode", "CRC32 stored", OUT_BOOL, "%s",
 		    (h->flags & HIB_SF_CRC32_MODE) ? "true" : "false");
 	out_rec_add(r, "map-pages", "swap map pages", OUT_NUM, "%" PRIu64, in->map_pages);

@@ -6,6 +6,7 @@
 
 void describe_header(struct out_rec *r, const struct hib_image *img);
 void describe_info(struct out_rec *r, const struct hib_image *img);
+void describe_uswsusp(struct out_rec *r, const struct hib_image *img);
 void describe_pfns(struct out_rec *r, const struct hib_image *img);
 void describe_identity(struct out_rec *r, const struct hib_identity *id);
 #endif

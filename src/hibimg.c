@@ -144,7 +144,7 @@ static void __attribute__((noreturn)) usage(void)
 		printf(" %-11s %s\n", commands[i].name, commands[i].summary);
 	printf("\nOptions:\n" USAGE_HELP_OPTIONS);
 	printf("\nExit status: 0 intact, 1 damaged, 2 usage error or unsupported area,\n"
-	       "3 I/O error.\n");
+	       "3 I/O error, 4 (verify) encrypted image: content not verifiable.\n");
 	printf("\nRun 'hibimg <command> --help' for a command's options;\n"
 	       "for more details see hibimg(1).\n");
 	exit(EXIT_SUCCESS);

@@ -1,0 +1,183 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Userspace-suspend images (suspend-utils s2disk, "ULSUSPEND"). No Debian
+# kernel writes them and no fixture holds one, so tests/mkuswsusp.py builds
+# them, without libhibimg, around a real 6.12 kernel's snapshot stream (the
+# k612-lzo fixture's, cut down) and records its own numbers in meta.json.
+# Every number asserted here is the generator's (or the kernel's, for the
+# release), down to a hash of the saved memory.
+. "$(dirname "$0")/lib.sh"
+
+# Debian's interpreter, where python3-lzo and python3-cryptography install
+# (tools/bootstrap.sh); python3 may be another.
+PY=${USWSUSP_PY:-/usr/bin/python3}
+GEN=$top_srcdir/tests/mkuswsusp.py
+U=$TMP/u
+M=$U/meta.json
+
+if ! "$PY" -c 'import lzo, cryptography' 2>"$TMP/err"; then
+	fail "$PY lacks python3-lzo or python3-cryptography (tools/bootstrap.sh installs them)"
+	cat "$TMP/err" >&2
+	finish; exit 1
+fi
+if ! "$PY" "$GEN" "$FIX_IMG/k612-lzo.img" "$U" 2>"$TMP/err"; then
+	fail "mkuswsusp.py"; cat "$TMP/err" >&2
+	finish; exit 1
+fi
+
+meta() {  # meta VARIANT KEY
+	python3 -c 'import json,sys
+v=json.load(open(sys.argv[1]))[sys.argv[2]][sys.argv[3]]
+print(str(v).lower() if isinstance(v,bool) else v)' "$M" "$1" "$2"
+}
+hexof() { printf '0x%x' "$1"; }
+eq() {    # eq WHAT GOT WANT
+	if [ "$2" = "$3" ]; then ok; else fail "$1: got '$2', expected '$3'"; fi
+}
+roffs() { o=$(meta "$1" resume_offset); [ "$o" != 0 ] && echo "-R $o"; }
+
+release=$(sidecar k612-lzo kernel_release)
+check "generator found the kernel's banner" test "$(meta plain kernel_release)" = "$release"
+
+for v in plain compressed checksum compressed-checksum swapfile; do
+	img=$U/$v.img
+	R=$(roffs $v)
+	flags=$(meta $v flags)
+	comp=none; [ $((flags & 2)) -ne 0 ] && comp=lzo
+
+	# info: the container as the generator laid it out
+	run_hib 0 info --json $R "$img"
+	J=$TMP/out
+	eq "$v kind" "$(json_get $J kind)" uswsusp
+	eq "$v image-offset" "$(json_get $J image-offset)" "$(meta $v header_offset)"
+	eq "$v usw-pages" "$(json_get $J usw-pages)" "$(meta $v pages)"
+	eq "$v usw-flags" "$(json_get $J usw-flags)" "$flags"
+	for f in checksum:1 compressed:2 encrypted:4 rsa:8 platform:16; do
+		want=false; [ $((flags & ${f#*:})) -ne 0 ] && want=true
+		eq "$v usw-${f%:*}" "$(json_get $J usw-${f%:*})" $want
+	done
+	eq "$v image-data-size" "$(json_get $J image-data-size)" "$(meta $v image_data_size)"
+	eq "$v data-pages" "$(json_get $J data-pages)" "$(meta $v data_pages)"
+	eq "$v map-start" "$(json_get $J map-start)" "$(meta $v map_start)"
+	eq "$v extents" "$(json_get $J extents)" "$(meta $v extents)"
+	eq "$v extent-pages" "$(json_get $J extent-pages)" "$(meta $v extent_pages)"
+	layout="without CONFIG_ENCRYPT"
+	[ "$(meta $v layout)" = encrypt ] && layout=CONFIG_ENCRYPT
+	eq "$v header-layout" "$(json_get $J header-layout)" "$layout"
+	check "$v writeout-time" python3 -c 'import sys
+sys.exit(abs(float(sys.argv[1]) - float(sys.argv[2])) > 5e-4)' \
+		"$(json_get $J writeout-time)" "$(meta $v writeout_time)"
+	eq "$v resume-pause" "$(json_get $J resume-pause)" "$(meta $v resume_pause)"
+	if [ $((flags & 1)) -ne 0 ]; then
+		eq "$v usw-md5" "$(json_get $J usw-md5)" "$(meta $v md5)"
+	fi
+	# the stream inside: swsusp_info, PFN list, memory
+	eq "$v pages" "$(json_get $J pages)" "$(meta $v stream_pages)"
+	eq "$v image-pages" "$(json_get $J image-pages)" "$(meta $v image_pages)"
+	eq "$v meta-pages" "$(json_get $J meta-pages)" "$(meta $v meta_pages)"
+	eq "$v compression" "$(json_get $J compression)" $comp
+	eq "$v pfn-entries" "$(json_get $J pfn-entries)" "$(meta $v pfn_entries)"
+	eq "$v zero-pages" "$(json_get $J zero-pages)" "$(meta $v zero_flagged)"
+	eq "$v pfn-runs" "$(json_get $J pfn-runs)" "$(meta $v pfn_run_count)"
+	eq "$v lowest-pfn" "$(json_get $J lowest-pfn)" "$(hexof "$(meta $v lowest_pfn)")"
+	eq "$v highest-pfn" "$(json_get $J highest-pfn)" "$(hexof "$(meta $v highest_pfn)")"
+	eq "$v release" "$(json_get $J release)" "$release"
+
+	# verify: everything decoded, counts and MD5
+	for t in 1 3; do
+		run_hib 0 verify --json -T $t $R "$img"
+		eq "$v -T$t status" "$(json_get $J status)" intact
+		eq "$v -T$t stream-pages-good" "$(json_get $J stream-pages-good)" \
+			$(( $(meta $v pages) - 1 ))
+		eq "$v -T$t data-pages-good" "$(json_get $J data-pages-good)" \
+			"$(meta $v image_pages)"
+		if [ $comp = lzo ]; then
+			eq "$v -T$t chunks" "$(json_get $J chunks)" "$(meta $v blocks)"
+		else
+			eq "$v -T$t chunks" "$(json_get $J chunks)" "$(meta $v pages)"
+		fi
+		eq "$v -T$t disk-pages-used" "$(json_get $J disk-pages-used)" \
+			"$(meta $v data_pages)"
+		if [ $((flags & 1)) -ne 0 ]; then
+			eq "$v -T$t md5-computed" "$(json_get $J md5-computed)" "$(meta $v md5)"
+			eq "$v -T$t md5-ok" "$(json_get $J md5-ok)" true
+		else
+			eq "$v -T$t no md5" "$(json_get $J md5-ok)" ""
+		fi
+	done
+
+	# the saved memory, byte for byte
+	timeout 120 "$HIBIMG" cat $R "$img" --pfn "$(meta $v pfn_runs)" >"$TMP/mem"
+	eq "$v memory" "$(sha256sum <"$TMP/mem" | cut -d' ' -f1)" "$(meta $v memory_sha256)"
+
+	# the extent chain, page by page
+	run_hib 0 dump -J $R "$img" map
+	eq "$v map rows" "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["map"]))' $J)" \
+		"$(meta $v extent_pages)"
+	eq "$v map first offset" "$(json_get $J offset)" "$(hexof "$(meta $v map_start)")"
+done
+
+# human output names the flags
+run_hib 0 info --no-scan "$U/compressed-checksum.img"
+out_has "CHECKSUM,COMPRESSED,PLATFORM_SUSPEND"
+
+# encrypted (really: Blowfish-CFB, as suspend-utils with a passphrase):
+# described, structure checked, content not claimed
+v=encrypted
+run_hib 0 info --json "$U/$v.img"
+eq "$v usw-encrypted" "$(json_get $TMP/out usw-encrypted)" true
+eq "$v extents" "$(json_get $TMP/out extents)" "$(meta $v extents)"
+eq "$v salt" "$(json_get $TMP/out salt)" a1a2a3a4a5a6a7a8
+eq "$v header-layout" "$(json_get $TMP/out header-layout)" CONFIG_ENCRYPT
+eq "$v no swsusp_info" "$(json_get $TMP/out image-pages)" ""
+check "$v content said to be encrypted" grep -q '"content": "encrypted' "$TMP/out"
+run_hib 4 verify "$U/$v.img"; err_has "without the key"
+run_hib 4 verify --json "$U/$v.img"
+eq "$v status" "$(json_get $TMP/out status)" encrypted
+eq "$v content-verified" "$(json_get $TMP/out content-verified)" false
+run_hib 2 stats "$U/$v.img"; err_has "encrypted"
+
+# an encrypted image's extent map is still checked
+"$PY" - "$U/$v.img" "$(meta $v map_start)" <<'EOF'
+import os, struct, sys
+f = open(sys.argv[1], 'r+b'); o = int(sys.argv[2]); end = os.path.getsize(sys.argv[1])
+f.seek(o); f.write(struct.pack('<qq', end + 4096, end + 8192))
+EOF
+run_hib 1 verify "$U/$v.img"; err_has "extent 0"; err_has "beyond the end of the device"
+
+# damage: exit status and a message naming the element and its place
+run_hib 1 verify "$U/bad-data.img"; err_has "MD5 mismatch"
+run_hib 1 verify --json "$U/bad-data.img"
+eq "bad-data md5-ok" "$(json_get $TMP/out md5-ok)" false
+eq "bad-data status" "$(json_get $TMP/out status)" damaged
+
+run_hib 1 verify "$U/bad-block.img"
+err_has "chunk 1"; err_has "device offset $(hexof "$(meta bad-block block1_offset)")"
+cp "$TMP/err" "$TMP/err1"
+run_hib 1 verify -T 3 "$U/bad-block.img"
+check "bad-block: same first error with 3 threads" cmp -s "$TMP/err" "$TMP/err1"
+
+run_hib 1 verify "$U/bad-md5.img"; err_has "MD5 mismatch"
+err_has "device offset $(hexof $(( $(meta bad-md5 header_offset) + 32 )))"
+
+run_hib 1 verify "$U/bad-loop.img"
+err_has "device offset $(hexof "$(meta bad-loop map_start)") is already used"
+
+run_hib 1 verify "$U/bad-extent.img"
+err_has "device offset $(hexof "$(meta bad-extent map_start)")) extent 2"
+err_has "beyond the end of the device"
+run_hib 1 info "$U/bad-extent.img"
+
+run_hib 1 verify "$U/bad-pages.img"
+err_has "device offset $(hexof "$(meta bad-pages header_offset)")"
+err_has "pages 1125899906842624"
+
+run_hib 2 verify "$U/bad-flags.img"; err_has "unknown flag bits 0x40"
+run_hib 1 verify "$U/bad-header.img"; err_has "header offset"; err_has "beyond the end"
+run_hib 1 verify "$U/bad-truncated.img"; err_has "beyond the end of the device"
+
+# recompress writes the kernel's format only
+run_hib 2 recompress --to lz4 "$U/compressed.img" "$TMP/re.img"; err_has "uswsusp"
+check "recompress wrote nothing" test ! -e "$TMP/re.img"
+
+finish

@@ -15,6 +15,12 @@
  *   chunk       the first LZO chunk (cmp_len + data, 4 pages)
  *   chunk_lz4   the first LZ4 chunk
  *   whole       the whole area (up to 512 KiB)
+ *   uswsusp     the whole area, a suspend-utils (ULSUSPEND) image: no
+ *               template, the seeds are images tests/mkuswsusp.py built
+ *   export      the first 8 data pages of a raw x86_64 image, one of them
+ *               the VMCOREINFO page, then identify and export as raw, LiME
+ *               and ELF (the ELF writer parses VMCOREINFO: phys_base,
+ *               KERNEL_IMAGE_SIZE)
  *
  * A fuzzer binary is built per harness with -DHARNESS=\"name\". The same
  * file builds a replay driver (-DREPLAY_MAIN) for the default test suite:
@@ -55,6 +61,18 @@ static uint64_t get64(const unsigned char *p)
 	return v;
 }
 
+static void open_memfd(void)
+{
+	memfd = memfd_create("hibimg-fuzz", MFD_CLOEXEC);
+	snprintf(mempath, sizeof(mempath), "/proc/self/fd/%d", memfd);
+}
+
+/* The harnesses that take the fuzzer's bytes as the whole area. */
+static int whole_area(void)
+{
+	return !strcmp(harness, "whole") || !strcmp(harness, "uswsusp");
+}
+
 /* The template: a few dozen pages of the first fixture, rebuilt small. */
 static int src_page(void *arg, uint64_t i, unsigned char *page)
 {
@@ -66,17 +84,25 @@ static int src_page(void *arg, uint64_t i, unsigned char *page)
 		memcpy(page + 100, "Linux version 6.12.117-hibimg (fuzz) #1", 39);
 	if (i == 5)
 		memcpy(page, "OSRELEASE=6.12.117-hibimg\nPAGESIZE=4096\nKERNELOFFSET=0\n", 55);
+	/* entry 5 is zero-flagged: the export harness needs one that is saved */
+	if (i == 6 && !strcmp(harness, "export"))
+		snprintf((char *)page, PS, "%s",
+			 "OSRELEASE=6.12.117-hibimg\nPAGESIZE=4096\n"
+			 "SYMBOL(swapper_pg_dir)=ffffffff82a0a000\n"
+			 "NUMBER(phys_base)=0\nNUMBER(KERNEL_IMAGE_SIZE)=1073741824\n"
+			 "KERNELOFFSET=0\n");
 	return 0;
 }
 
 static void build_template(void)
 {
 	const char *srcdir = getenv("top_builddir");
-	enum hib_compression comp = !strcmp(harness, "pfns") ? HIB_COMP_NONE :
+	int raw = !strcmp(harness, "pfns") || !strcmp(harness, "export");
+	enum hib_compression comp = raw ? HIB_COMP_NONE :
 				    !strcmp(harness, "chunk_lz4") ? HIB_COMP_LZ4 : HIB_COMP_LZO;
 	struct hib_build_opts o = { .to = comp, .level = HIB_LEVEL_AUTO, .threads = 1 };
 	struct hib_recompress_result res;
-	static unsigned char pages[24 * PS];
+	static unsigned char pages[24 * PS], info[PS];
 	uint64_t pfns[48];
 	uint8_t zero[6] = { 0x22, 0, 0x40, 0, 0, 0 };   /* a few zero-flagged */
 	char src[512], out[] = "/tmp/hibimg-fuzz-XXXXXX";
@@ -96,6 +122,11 @@ static void build_template(void)
 			if (pg.data)
 				memcpy(pages + PS * n++, pg.data, PS);
 		hib_reader_free(rd);
+		/* the export harness keeps the kernel's arch record: x86_64 */
+		if (!strcmp(harness, "export")) {
+			memcpy(info, hib_image_info_page(img), PS);
+			o.info_template = info;
+		}
 	}
 	hib_image_free(img);
 	for (i = (int)n; i < 24; i++)
@@ -140,13 +171,42 @@ static void build_template(void)
 			region_off = e1 * PS, region_len = 4 * PS;
 		else if (!strcmp(harness, "whole"))
 			region_off = 0, region_len = AREA_MAX;
+		else if (!strcmp(harness, "export")) {
+			uint64_t e2 = get64(tmpl + map * PS + 16);
+
+			/* the builder writes data pages in order, one slot each */
+			if (get64(tmpl + map * PS + 9 * 8) != e2 + 7)
+				abort();
+			region_off = e2 * PS, region_len = 8 * PS;
+		}
 		else {
 			fprintf(stderr, "fuzz: unknown harness %s\n", harness);
 			exit(2);
 		}
 	}
-	memfd = memfd_create("hibimg-fuzz", MFD_CLOEXEC);
-	snprintf(mempath, sizeof(mempath), "/proc/self/fd/%d", memfd);
+	open_memfd();
+}
+
+/* Every format into a file in memory; the name is this process's. */
+static uint64_t run_export(struct hib_image *img)
+{
+	static const enum hib_export_format fmt[] = {
+		HIB_EXPORT_RAW, HIB_EXPORT_LIME, HIB_EXPORT_ELF
+	};
+	struct hib_export_opts o = { .threads = 1 };
+	struct hib_export_result res;
+	char out[64];
+	uint64_t sum = 0;
+	size_t i;
+
+	snprintf(out, sizeof(out), "/dev/shm/hibimg-fuzz-export.%d", (int)getpid());
+	for (i = 0; i < sizeof(fmt) / sizeof(fmt[0]); i++) {
+		o.format = fmt[i];
+		if (hib_export(img, out, &o, &res) == 0)
+			sum += res.file_size + res.ranges + res.kernel_map_loads;
+		unlink(out);
+	}
+	return sum;
 }
 
 static void run_image(void)
@@ -155,10 +215,19 @@ static void run_image(void)
 	struct hib_reader *rd;
 	struct hib_identity id;
 	struct hib_page pg;
-	uint64_t sum = 0;
+	const struct hib_uswsusp *u;
+	uint64_t sum = 0, i, off, first, n, ext;
+	int rc;
 
-	if (hib_image_open(img, mempath) || hib_image_load(img) ||
-	    hib_image_load_pfns(img))
+	if (hib_image_open(img, mempath))
+		goto out;
+	rc = hib_image_load(img);
+	/* a uswsusp header and extent map stay readable after a refusal */
+	u = hib_image_uswsusp(img);
+	for (i = 0; u && i < u->extent_pages; i++)
+		if (hib_image_usw_extents_page(img, i, &off, &first, &n, &ext) == 0)
+			sum += off + first + n + ext;
+	if (rc || hib_image_load_pfns(img))
 		goto out;
 	if (hib_reader_new(img, &rd) == 0) {
 		while (hib_reader_next(rd, &pg) == 1)
@@ -174,6 +243,8 @@ static void run_image(void)
 	}
 	if (hib_image_identify(img, &id) == 0)
 		sum += id.release[0];
+	if (!strcmp(harness, "export"))
+		sum += run_export(img);
 out:
 	hib_image_free(img);
 	(void)sum;
@@ -185,12 +256,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static unsigned char *area;
 	size_t len;
 
-	if (!tmpl) {
-		build_template();
-		area = malloc(AREA_MAX);
+	if (!area) {
+		if (!strcmp(harness, "uswsusp"))
+			open_memfd();
+		else
+			build_template();
+		area = calloc(1, AREA_MAX);
+		if (!area)
+			abort();
 	}
-	memcpy(area, tmpl, AREA_MAX);
-	if (!strcmp(harness, "whole")) {
+	if (tmpl)
+		memcpy(area, tmpl, AREA_MAX);
+	if (whole_area()) {
 		len = size < AREA_MAX ? size : AREA_MAX;
 		memcpy(area, data, len);
 	} else {
@@ -233,6 +310,10 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[2], "--seed") && argc == 4) {
 		FILE *f;
 
+		if (!strcmp(harness, "uswsusp")) {
+			fprintf(stderr, "fuzz-replay: uswsusp seeds come from tests/mkuswsusp.py\n");
+			return 2;
+		}
 		build_template();
 		size_t len = strcmp(harness, "whole") ? region_len : tmpl_len;
 

@@ -229,6 +229,12 @@ static void run_image(void)
 			sum += off + first + n + ext;
 	if (rc || hib_image_load_pfns(img))
 		goto out;
+	/* export streams the image three times itself; the reader harnesses
+	 * cover the threaded reader, and the exec rate is what finds bugs */
+	if (!strcmp(harness, "export")) {
+		sum += run_export(img);
+		goto out;
+	}
 	if (hib_reader_new(img, &rd) == 0) {
 		while (hib_reader_next(rd, &pg) == 1)
 			sum += pg.pfn + (pg.data ? pg.data[0] : 0);
@@ -243,8 +249,6 @@ static void run_image(void)
 	}
 	if (hib_image_identify(img, &id) == 0)
 		sum += id.release[0];
-	if (!strcmp(harness, "export"))
-		sum += run_export(img);
 out:
 	hib_image_free(img);
 	(void)sum;

@@ -50,29 +50,6 @@ void describe_header(struct out_rec *r, const struct hib_image *img)
 	out_rec_add(r, "label", "label", OUT_STR, "%s", h->label);
 }
 
-static const char *usw_flags_string(uint32_t flags, char *buf, size_t cap)
-{
-	size_t len = 0;
-	uint32_t bit;
-
-	buf[0] = 0;
-	for (bit = 1; bit; bit <<= 1) {
-		const char *n;
-		char tmp[16];
-
-		if (!(flags & bit))
-			continue;
-		n = hib_usw_flag_name(bit);
-		if (!n) {
-			snprintf(tmp, sizeof(tmp), "0x%x", bit);
-			n = tmp;
-		}
-		len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0, "%s%s",
-					len ? "," : "", n);
-	}
-	return buf;
-}
-
 static void hex(char *out, const unsigned char *p, size_t n)
 {
 	size_t i;
@@ -91,7 +68,7 @@ void describe_uswsusp(struct out_rec *r, const struct hib_image *img)
 		    "%" PRIu64, u->pages);
 	out_rec_add(r, "usw-flags", "flags", OUT_NUM, "%u", u->flags);
 	out_rec_add(r, "usw-flag-names", "flag names", OUT_STR, "%s",
-		    usw_flags_string(u->flags, buf, sizeof(buf)));
+		    names_string(u->flags, hib_usw_flag_name, buf, sizeof(buf)));
 	out_rec_add(r, "usw-checksum", "MD5 checksum stored", OUT_BOOL, "%s",
 		    (u->flags & HIB_USW_CHECKSUM) ? "true" : "false");
 	out_rec_add(r, "usw-compressed", "compressed (LZO)", OUT_BOOL, "%s",

@@ -112,6 +112,12 @@ void format_uuid(const unsigned char u[16], char out[37])
 
 const char *flags_string(uint32_t flags, char *buf, size_t cap)
 {
+	return names_string(flags, hib_flag_name, buf, cap);
+}
+
+const char *names_string(uint32_t flags, const char *(*name)(uint32_t),
+			 char *buf, size_t cap)
+{
 	size_t len = 0;
 	uint32_t bit;
 
@@ -122,7 +128,7 @@ const char *flags_string(uint32_t flags, char *buf, size_t cap)
 
 		if (!(flags & bit))
 			continue;
-		n = hib_flag_name(bit);
+		n = name(bit);
 		if (!n) {
 			snprintf(tmp, sizeof(tmp), "0x%x", bit);
 			n = tmp;

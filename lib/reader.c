@@ -315,13 +315,16 @@ static void produce(struct hib_reader *rd)
 		goto failed;
 	cmp_len = hib_get_word(&img->lay, j->cmp, hdr);
 	if (cmp_len == 0 || cmp_len > WORST_COMPRESS((uint64_t)UNC_PAGES * ps)) {
+		/* the kernel's own words, for in-kernel images */
+		const char *says = rd->usw ? "" :
+				   in->compression == HIB_COMP_LZ4 ?
+				   " (kernel: \"Invalid LZ4 compressed length\")" :
+				   " (kernel: \"Invalid LZO compressed length\")";
+
 		rc = hib_seterr(img, HIB_ERR_DAMAGED,
-				"%s at device offset 0x%llx: invalid compressed length %llu%s%s%s",
+				"%s at device offset 0x%llx: invalid compressed length %llu%s",
 				what, (unsigned long long)(dev * ps),
-				(unsigned long long)cmp_len,
-				rd->usw ? "" : " (kernel: \"Invalid ",
-				rd->usw ? "" : in->compression == HIB_COMP_LZ4 ? "LZ4" : "LZO",
-				rd->usw ? "" : " compressed length\")");
+				(unsigned long long)cmp_len, says);
 		goto failed;
 	}
 	need = div_round_up(hdr + cmp_len, ps);

@@ -366,9 +366,25 @@ static int cache_page(struct hib_image *img, uint64_t idx)
 	return HIB_OK;
 }
 
+/* The last index of ascending a[0..n) whose value is <= key (a[0] <= key). */
+static uint64_t last_le(const uint64_t *a, uint64_t n, uint64_t key)
+{
+	uint64_t lo = 0, hi = n;
+
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (a[mid] <= key)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 int hib_uswsusp_map_entry(struct hib_image *img, uint64_t i, uint64_t *devpage)
 {
-	uint64_t lo = 0, hi = img->n_map_pages, rel;
+	uint64_t pg, rel, k;
 	int rc;
 
 	if (i >= img->usw.data_pages)
@@ -380,32 +396,16 @@ int hib_uswsusp_map_entry(struct hib_image *img, uint64_t i, uint64_t *devpage)
 	    img->usw_first[img->usw_cache_idx] <= i &&
 	    i - img->usw_first[img->usw_cache_idx] <
 	    img->usw_cache_cum[img->usw_cache_n])
-		lo = img->usw_cache_idx;
+		pg = img->usw_cache_idx;
 	else {
-		while (hi - lo > 1) {
-			uint64_t mid = lo + (hi - lo) / 2;
-
-			if (img->usw_first[mid] <= i)
-				lo = mid;
-			else
-				hi = mid;
-		}
-		rc = cache_page(img, lo);
+		pg = last_le(img->usw_first, img->n_map_pages, i);
+		rc = cache_page(img, pg);
 		if (rc)
 			return rc;
 	}
-	rel = i - img->usw_first[lo];
-	hi = img->usw_cache_n;
-	lo = 0;
-	while (hi - lo > 1) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (img->usw_cache_cum[mid] <= rel)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	*devpage = img->usw_cache_dev[lo] + (rel - img->usw_cache_cum[lo]);
+	rel = i - img->usw_first[pg];
+	k = last_le(img->usw_cache_cum, img->usw_cache_n, rel);
+	*devpage = img->usw_cache_dev[k] + (rel - img->usw_cache_cum[k]);
 	return HIB_OK;
 }
 

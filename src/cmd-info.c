@@ -57,7 +57,7 @@ static int describe(struct out_rec *r, const char *spec, uint64_t offset, int sc
 		u = hib_image_uswsusp(img);
 		if (u)
 			describe_uswsusp(r, img);
-		if (rc == HIB_ERR_UNSUPPORTED && u && (u->flags & HIB_USW_ENCRYPTED)) {
+		if (usw_encrypted_stop(img, rc)) {
 			/* Describing it is a success; its content is not ours. */
 			out_rec_add(r, "content", "content", OUT_STR, "%s",
 				    "encrypted: swsusp_info, PFN list and memory cannot be read without the key");

@@ -49,14 +49,6 @@ static int on_chunk(const struct hib_chunk *c, void *arg)
 	return 0;
 }
 
-static void hex(char *out, const unsigned char *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		sprintf(out + 2 * i, "%02x", p[i]);
-}
-
 static void checksum_section(struct out_rec *r, const struct hib_image *img,
 			     const struct hib_progress *p)
 {
@@ -71,10 +63,10 @@ static void checksum_section(struct out_rec *r, const struct hib_image *img,
 				    "none (s2disk was not asked to compute one)");
 			return;
 		}
-		hex(x, u->checksum, 16);
+		hex_string(x, u->checksum, 16);
 		out_rec_add(r, "md5-stored", "MD5 stored", OUT_STR, "%s", x);
 		if (p->md5_checked) {
-			hex(x, p->md5, 16);
+			hex_string(x, p->md5, 16);
 			out_rec_add(r, "md5-computed", "MD5 computed", OUT_STR, "%s", x);
 			out_rec_add(r, "md5-ok", "match", OUT_BOOL, "%s",
 				    p->md5_ok ? "true" : "false");
@@ -175,7 +167,7 @@ int cmd_verify(int argc, char **argv)
 	/* An encrypted uswsusp image: hib_image_load() checked the header and
 	 * the whole extent map, then stopped where the key is needed. */
 	u = hib_image_uswsusp(img);
-	encrypted = rc == HIB_ERR_UNSUPPORTED && u && (u->flags & HIB_USW_ENCRYPTED);
+	encrypted = usw_encrypted_stop(img, rc);
 	status = rc == HIB_OK ? "intact" : rc == HIB_ERR_DAMAGED ? "damaged" :
 		 encrypted ? "encrypted" :
 		 rc == HIB_ERR_UNSUPPORTED || rc == HIB_ERR_INVAL ? "unsupported" :

@@ -31,6 +31,8 @@ uint64_t parse_u64(const char *s, const char *what);
 void print_version(void) __attribute__((noreturn));
 void format_uuid(const unsigned char u[16], char out[37]);
 const char *flags_string(uint32_t flags, char *buf, size_t cap);
+/* n bytes as 2n lowercase hex digits and a NUL */
+void hex_string(char *out, const unsigned char *p, size_t n);
 /* "A,B,0x40": flags by name, unknown bits in hex */
 const char *names_string(uint32_t flags, const char *(*name)(uint32_t),
 			 char *buf, size_t cap);

@@ -50,12 +50,11 @@ void describe_header(struct out_rec *r, const struct hib_image *img)
 	out_rec_add(r, "label", "label", OUT_STR, "%s", h->label);
 }
 
-static void hex(char *out, const unsigned char *p, size_t n)
+int usw_encrypted_stop(const struct hib_image *img, int rc)
 {
-	size_t i;
+	const struct hib_uswsusp *u = hib_image_uswsusp(img);
 
-	for (i = 0; i < n; i++)
-		sprintf(out + 2 * i, "%02x", p[i]);
+	return rc == HIB_ERR_UNSUPPORTED && u && (u->flags & HIB_USW_ENCRYPTED);
 }
 
 void describe_uswsusp(struct out_rec *r, const struct hib_image *img)
@@ -80,7 +79,7 @@ void describe_uswsusp(struct out_rec *r, const struct hib_image *img)
 	out_rec_add(r, "usw-platform", "platform power-off", OUT_BOOL, "%s",
 		    (u->flags & HIB_USW_PLATFORM) ? "true" : "false");
 	if (u->flags & HIB_USW_CHECKSUM) {
-		hex(h, u->checksum, 16);
+		hex_string(h, u->checksum, 16);
 		out_rec_add(r, "usw-md5", "MD5 (stored)", OUT_STR, "%s", h);
 	}
 	out_rec_add(r, "image-data-size", "image_data_size (bytes)", OUT_NUM,
@@ -104,7 +103,7 @@ void describe_uswsusp(struct out_rec *r, const struct hib_image *img)
 	out_rec_add(r, "resume-pause", "resume pause", OUT_NUM, "%d",
 		    (int)u->resume_pause);
 	if ((u->flags & HIB_USW_ENCRYPTED) && !(u->flags & HIB_USW_USE_RSA)) {
-		hex(h, u->salt, 8);
+		hex_string(h, u->salt, 8);
 		out_rec_add(r, "salt", "IV salt", OUT_STR, "%s", h);
 	}
 }

@@ -110,6 +110,14 @@ void format_uuid(const unsigned char u[16], char out[37])
 		 u[10], u[11], u[12], u[13], u[14], u[15]);
 }
 
+void hex_string(char *out, const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", p[i]);
+}
+
 const char *flags_string(uint32_t flags, char *buf, size_t cap)
 {
 	return names_string(flags, hib_flag_name, buf, cap);

@@ -159,12 +159,22 @@ uint64_t hib_get_word(const struct hib_layout *lay, const unsigned char *p,
 	return v;
 }
 
-/* LABEL=, UUID=, PARTUUID=... resolved the way mount(8) and swapon(8) do. */
+/* LABEL=, UUID=, PARTUUID=... resolved the way mount(8) and swapon(8) do,
+ * but with no cache file: libblkid's default one (/run/blkid/blkid.tab)
+ * is read and then rewritten, and hibimg writes nothing it was not asked
+ * to (the guard in tests/ caught it). */
 static char *resolve_spec(const char *spec)
 {
-	if (strchr(spec, '=') && !strchr(spec, '/'))
-		return blkid_evaluate_spec(spec, NULL);
-	return strdup(spec);
+	blkid_cache c = NULL;
+	char *r;
+
+	if (!strchr(spec, '=') || strchr(spec, '/'))
+		return strdup(spec);
+	if (blkid_get_cache(&c, "/dev/null") < 0)
+		return NULL;
+	r = blkid_evaluate_spec(spec, &c);
+	blkid_put_cache(c);
+	return r;
 }
 
 int hib_image_open(struct hib_image *img, const char *spec)

@@ -53,7 +53,7 @@ struct ex {
 	struct hib_image *img;
 	const struct hib_export_opts *o;
 	struct hib_export_result *res;
-	int fd;
+	struct hib_output *out;
 	unsigned int ps;
 	unsigned char *buf;
 	size_t len;
@@ -102,23 +102,10 @@ static bool all_zero(const unsigned char *p, size_t n)
 
 static int flush(struct ex *x)
 {
-	size_t done = 0;
+	int rc = x->len ? hib_output_pwrite(x->out, x->buf, x->len, x->off) : HIB_OK;
 
-	while (done < x->len) {
-		ssize_t n = pwrite(x->fd, x->buf + done, x->len - done,
-				   (off_t)(x->off + done));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return hib_seterr(x->img, HIB_ERR_IO,
-					  "cannot write the export at offset 0x%llx: %s",
-					  (unsigned long long)(x->off + done),
-					  n < 0 ? strerror(errno) : "short write");
-		done += (size_t)n;
-	}
 	x->len = 0;
-	return HIB_OK;
+	return rc;
 }
 
 /* Queues n <= a page of bytes for offset off; what is never queued stays a
@@ -435,12 +422,11 @@ int hib_export(struct hib_image *img, const char *out,
 	       const struct hib_export_opts *o, struct hib_export_result *res)
 {
 	struct ex x;
-	struct hib_outfile of;
+	unsigned int flags;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
 	memset(&x, 0, sizeof(x));
-	x.fd = -1;
 	if (!img->loaded)
 		return hib_seterr(img, HIB_ERR_INVAL, "image not loaded");
 	if (o->format != HIB_EXPORT_RAW && o->format != HIB_EXPORT_LIME &&
@@ -449,7 +435,13 @@ int hib_export(struct hib_image *img, const char *out,
 	rc = hib_image_load_pfns(img);
 	if (rc)
 		return rc;
-	rc = hib_outfile_open(img, &of, out, 0, 0);
+	/* The ELF headers go in last, at the front: not for a pipe. */
+	flags = (o->output_flags & HIB_OUTPUT_FORCE) |
+		(o->format == HIB_EXPORT_ELF ? 0 : HIB_OUTPUT_STREAM);
+	if (o->format == HIB_EXPORT_ELF && !strcmp(out, "-"))
+		return hib_seterr(img, HIB_ERR_INVAL,
+				  "an ELF core cannot go to standard output (its headers are written last): name a file");
+	rc = hib_output_open(img, out, flags, 0, &x.out);
 	if (rc)
 		return rc;
 	x.img = img;
@@ -467,8 +459,6 @@ int hib_export(struct hib_image *img, const char *out,
 	res->e_machine = e_machine(&img->info);
 	if (o->format == HIB_EXPORT_ELF)
 		elf_plan(&x);
-
-	x.fd = of.fd;
 
 	rc = stream_pages(&x);
 	if (rc == HIB_OK && o->format == HIB_EXPORT_ELF)
@@ -490,12 +480,10 @@ int hib_export(struct hib_image *img, const char *out,
 			break;
 		}
 		res->file_size = size;
-		if (ftruncate(x.fd, (off_t)size) < 0)
-			rc = hib_seterr(img, HIB_ERR_IO, "cannot size %s: %s", out,
-					strerror(errno));
+		rc = hib_output_set_size(x.out, size);
 	}
 out:
-	rc = hib_outfile_close(img, &of, rc);
+	rc = hib_output_close(x.out, rc);
 	free(x.buf);
 	free(x.vmci);
 	return rc;

@@ -112,19 +112,22 @@ HIB_HIDDEN int hib_compress(struct hib_codec *cx, enum hib_compression c, int le
 			    const unsigned char *src, size_t len, unsigned char *dst,
 			    size_t cap, size_t *out_len);
 
-/* outfile.c */
-struct hib_outfile {
-	int fd;
-	char *tmp;                  /* temporary name, renamed at close */
-	const char *path;
+/* evidence.c: the block devices and files that are the same evidence as
+ * an input (see there). */
+#define HIB_EVIDENCE_MAX 64
+struct hib_evidence {
+	dev_t devs[HIB_EVIDENCE_MAX];
+	unsigned int ndevs;
+	struct { dev_t dev; ino_t ino; } inodes[HIB_EVIDENCE_MAX];
+	unsigned int ninodes;
 };
-#define HIB_OUT_DEVICE     1        /* write this block device in place */
-#define HIB_OUT_DEVICE_OK  2        /* the caller offers --device */
-HIB_HIDDEN int hib_outfile_open(struct hib_image *img, struct hib_outfile *of,
-				const char *out, int flags, uint64_t min_size);
-/* Syncs and renames when rc is HIB_OK, removes the temporary otherwise;
- * returns the final status. */
-HIB_HIDDEN int hib_outfile_close(struct hib_image *img, struct hib_outfile *of, int rc);
+struct stat;
+HIB_HIDDEN void hib_evidence_of(struct hib_evidence *ev, const struct stat *st);
+/* d and every device that lives on it (partitions, holders, loops) */
+HIB_HIDDEN void hib_evidence_down(struct hib_evidence *ev, dev_t d);
+HIB_HIDDEN bool hib_evidence_has_dev(const struct hib_evidence *ev, dev_t d);
+HIB_HIDDEN bool hib_evidence_has_inode(const struct hib_evidence *ev, dev_t dev, ino_t ino);
+
 HIB_HIDDEN bool hib_page_zero(const unsigned char *p, unsigned int ps);
 
 /* pool.c */

@@ -74,10 +74,13 @@ struct wctx {
 	uint8_t *slots;             /* bitmap of the source image's slots */
 	uint64_t nslots;
 	uint64_t cursor;            /* next slot to look at */
-	uint64_t extra_cursor;      /* next page outside the set (unsafe) */
-	uint64_t slots_used, slots_extra;
-	int fd;
-	struct hib_outfile of;
+	/* unsafe: slots outside the set, zero ones first, then data ones */
+	uint8_t *extra_zero;        /* bitmap: outside the set, read as zero */
+	uint64_t zero_cursor, data_cursor;
+	uint64_t extra_nzero, extra_ndata;  /* found by classify_extra() */
+	uint64_t plan_data;         /* data slots the plan allows */
+	uint64_t slots_used, slots_extra, slots_extra_zero, slots_extra_data;
+	struct hib_output *out;
 	uint64_t cur_map, map_k, first_map;
 	unsigned char *wb;          /* write-combining buffer */
 	uint64_t wb_slot, wb_pages;
@@ -158,35 +161,112 @@ static int alloc_slot(struct wctx *w, uint64_t *slot)
 		w->slots_used++;
 		return HIB_OK;
 	}
-	if (w->o->unsafe_extra_slots) {
-		while (w->extra_cursor < img->devpages && !extra_ok(w, w->extra_cursor))
-			w->extra_cursor++;
-		if (w->extra_cursor < img->devpages) {
-			*slot = w->extra_cursor++;
+	/* Only what classify_extra() planned: zero slots, then data slots. */
+	if (w->extra_zero) {
+		while (w->zero_cursor < img->devpages && !bit(w->extra_zero, w->zero_cursor))
+			w->zero_cursor++;
+		if (w->zero_cursor < img->devpages) {
+			*slot = w->zero_cursor++;
 			w->slots_extra++;
+			w->slots_extra_zero++;
+			return HIB_OK;
+		}
+		while (w->slots_extra_data < w->plan_data && w->data_cursor < img->devpages &&
+		       (!extra_ok(w, w->data_cursor) || bit(w->extra_zero, w->data_cursor)))
+			w->data_cursor++;
+		if (w->slots_extra_data < w->plan_data && w->data_cursor < img->devpages) {
+			*slot = w->data_cursor++;
+			w->slots_extra++;
+			w->slots_extra_data++;
 			return HIB_OK;
 		}
 	}
 	return hib_seterr(img, HIB_ERR_INVAL, "no free slot left for the new image");
 }
 
+/*
+ * --unsafe-extra-slots: which slots outside the source image read as zero.
+ * Extra slots are taken from those first, lowest first; only when there are
+ * not enough, from those holding data (pages the hibernated system had
+ * swapped out, probably: the kernel does not zero a slot it frees, but an
+ * area that was never used that far reads as zero). The scan stops once
+ * need zero slots are found; when it does not, it has seen the whole area
+ * and extra_ndata is every data slot it could take. Holes of a sparse file
+ * count as zero without being read. Memory: one bit per page.
+ */
+static int classify_extra(struct wctx *w, uint64_t need)
+{
+	struct hib_image *img = w->img;
+	const size_t bs = 1 << 20;
+	const uint64_t ps = w->ps, per = bs / ps ? bs / ps : 1;
+	uint64_t p = 1, z = 0, d = 0;
+	unsigned char *buf;
+	int sparse = 1, rc = HIB_OK;
+
+	w->extra_zero = calloc(img->devpages / 8 + 1, 1);
+	buf = malloc(per * ps);
+	if (!w->extra_zero || !buf) {
+		free(buf);
+		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	}
+	while (p < img->devpages && z < need && rc == HIB_OK) {
+		uint64_t dstart = p, dend = img->devpages;  /* pages to read */
+
+		if (sparse) {
+			off_t dd = lseek(img->fd, (off_t)(p * ps), SEEK_DATA);
+
+			if (dd < 0 && errno == ENXIO) {
+				dstart = dend = img->devpages;      /* a hole to the end */
+			} else if (dd < 0) {
+				sparse = 0;                         /* no SEEK_DATA: read it all */
+			} else {
+				off_t h = lseek(img->fd, dd, SEEK_HOLE);
+
+				dstart = (uint64_t)dd / ps;
+				if (h > dd)
+					dend = ((uint64_t)h + ps - 1) / ps;
+				if (dstart < p)
+					dstart = p;
+				if (dstart > img->devpages)
+					dstart = img->devpages;
+				if (dend > img->devpages)
+					dend = img->devpages;
+				if (dend <= dstart)                 /* no progress: read a page */
+					dend = dstart + 1 <= img->devpages ? dstart + 1 : dstart;
+			}
+		}
+		for (; p < dstart && z < need; p++)         /* a hole: zeros, unread */
+			if (extra_ok(w, p)) {
+				set_bit(w->extra_zero, p);
+				z++;
+			}
+		p = dstart;
+		while (p < dend && z < need && rc == HIB_OK) {
+			uint64_t n = dend - p < per ? dend - p : per, k;
+
+			rc = hib_pread(img, buf, n * ps, p * ps,
+				       "looking for free slots outside the image");
+			for (k = 0; rc == HIB_OK && k < n && z < need; k++, p++) {
+				if (!extra_ok(w, p))
+					continue;
+				if (hib_page_zero(buf + k * ps, w->ps)) {
+					set_bit(w->extra_zero, p);
+					z++;
+				} else {
+					d++;
+				}
+			}
+		}
+	}
+	free(buf);
+	w->extra_nzero = z;
+	w->extra_ndata = d;
+	return rc;
+}
+
 static int out_write(struct wctx *w, const void *buf, size_t len, uint64_t off)
 {
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = pwrite(w->fd, (const char *)buf + done, len - done,
-				   (off_t)(off + done));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return hib_seterr(w->img, HIB_ERR_IO,
-					  "write error at output offset 0x%llx: %s",
-					  (unsigned long long)(off + done),
-					  n < 0 ? strerror(errno) : "no progress");
-		done += (size_t)n;
-	}
-	return HIB_OK;
+	return hib_output_pwrite(w->out, buf, len, off);
 }
 
 /* swap_write_page(): a slot for the page, and one for the next map page
@@ -587,12 +667,26 @@ static int choose_levels(struct wctx *w)
 	}
 	/* Even if every chunk came out at the kernel's worst case, would it
 	 * fit? Then there is nothing to decide and one pass does it all. */
-	if (!o->dry_run &&
-	    (slots_for(w, w->nchunks * (uint64_t)CMP_PAGES_MAX) <= avail ||
-	     /* one level and leave to take more slots: nothing to decide */
-	     (o->unsafe_extra_slots && w->nladder == 1))) {
-		w->sized = 0;
-		return HIB_OK;
+	if (!o->dry_run) {
+		uint64_t worst = slots_for(w, w->nchunks * (uint64_t)CMP_PAGES_MAX);
+
+		if (worst <= avail) {
+			w->sized = 0;
+			return HIB_OK;
+		}
+		/* One level and leave to take more slots: nothing to decide,
+		 * as long as the slots that read as zero take even the worst
+		 * case. Otherwise how many slots holding data it overwrites
+		 * must be known before writing, and that takes the size. */
+		if (o->unsafe_extra_slots && w->nladder == 1) {
+			rc = classify_extra(w, worst - avail);
+			if (rc)
+				return rc;
+			if (w->extra_nzero >= worst - avail) {
+				w->sized = 0;
+				return HIB_OK;
+			}
+		}
 	}
 	w->size_level = 0;
 	rc = run_pass(w, "sizing");
@@ -714,8 +808,8 @@ static int copy_area(struct wctx *w, int sparse)
 		}
 	}
 	free(buf);
-	if (rc == HIB_OK && sparse && ftruncate(w->fd, (off_t)img->devsize) < 0)
-		rc = hib_seterr(img, HIB_ERR_IO, "cannot size the output: %s", strerror(errno));
+	if (rc == HIB_OK && sparse)
+		rc = hib_output_set_size(w->out, img->devsize);
 	return rc;
 }
 
@@ -729,7 +823,8 @@ static int write_image(struct wctx *w)
 	w->writing = 1;
 	w->per_chunk = 1;
 	w->cursor = 1;
-	w->extra_cursor = 1;
+	w->zero_cursor = w->data_cursor = 1;
+	w->slots_extra = w->slots_extra_zero = w->slots_extra_data = 0;
 	w->map_k = 0;
 	memset(w->mappage, 0, w->ps);
 	rc = alloc_slot(w, &w->first_map);          /* get_swap_writer() */
@@ -812,13 +907,14 @@ static const char *needs_kernel(const struct wctx *w)
  * removed. */
 static void wctx_release(struct wctx *w, int rc)
 {
-	(void)hib_outfile_close(w->img, &w->of, rc ? rc : HIB_ERR_INVAL);
+	(void)hib_output_close(w->out, rc ? rc : HIB_ERR_INVAL);
 	free_pool(w);
 	free(w->hdrpage);
 	free(w->zeropage);
 	free(w->mappage);
 	free(w->outzero);
 	free(w->slots);
+	free(w->extra_zero);
 	free(w->chunk_level);
 	free(w->chunk_disk);
 }
@@ -832,8 +928,6 @@ int hib_recompress(struct hib_image *img, const char *out,
 
 	memset(res, 0, sizeof(*res));
 	memset(&w, 0, sizeof(w));
-	w.fd = -1;
-	w.of.fd = -1;
 	w.cur_slot = UINT32_MAX;
 	if (!img->loaded)
 		return hib_seterr(img, HIB_ERR_INVAL, "image not loaded");
@@ -903,14 +997,44 @@ int hib_recompress(struct hib_image *img, const char *out,
 				(unsigned long long)res->slots_extra);
 		goto out;
 	}
+	if (res->slots_extra) {
+		uint64_t nzero, ndata;
+
+		/* (choose_levels() may have looked already: then either it
+		 * found enough zero slots, or it has seen the whole area.) */
+		if (!w.extra_zero)
+			rc = classify_extra(&w, res->slots_extra);
+		if (rc)
+			goto out;
+		nzero = w.extra_nzero;
+		ndata = w.extra_ndata;
+		res->slots_extra_zero = nzero < res->slots_extra ? nzero : res->slots_extra;
+		res->slots_extra_data = res->slots_extra - res->slots_extra_zero;
+		w.plan_data = res->slots_extra_data;
+		if (res->slots_extra_data > ndata) {
+			rc = hib_seterr(img, HIB_ERR_INVAL,
+					"the new image needs %llu slots outside the source image, the area has only %llu (%llu read as zero, %llu hold data)",
+					(unsigned long long)res->slots_extra,
+					(unsigned long long)(nzero + ndata),
+					(unsigned long long)nzero, (unsigned long long)ndata);
+			goto out;
+		}
+		if (res->slots_extra_data && !o->overwrite_swapped_out) {
+			rc = hib_seterr(img, HIB_ERR_INVAL,
+					"the new image needs %llu slots outside the source image: %llu read as zero, %llu hold data (pages the hibernated system had swapped out, probably); --overwrite-swapped-out writes over them",
+					(unsigned long long)res->slots_extra,
+					(unsigned long long)res->slots_extra_zero,
+					(unsigned long long)res->slots_extra_data);
+			goto out;
+		}
+	}
 	if (o->dry_run)
 		goto out;
 
 	new_header_page(&w);
-	rc = hib_outfile_open(img, &w.of, out,
-			      HIB_OUT_DEVICE_OK | (o->device ? HIB_OUT_DEVICE : 0),
-			      img->devsize);
-	w.fd = w.of.fd;
+	rc = hib_output_open(img, out, (o->output_flags & HIB_OUTPUT_FORCE) |
+			     HIB_OUTPUT_DEVICE_OK | (o->device ? HIB_OUTPUT_DEVICE : 0),
+			     img->devsize, &w.out);
 	if (rc == HIB_OK)
 		rc = copy_area(&w, !o->device);
 	if (rc == HIB_OK)
@@ -918,11 +1042,23 @@ int hib_recompress(struct hib_image *img, const char *out,
 	if (rc == HIB_OK) {
 		res->crc32 = w.crc;
 		res->cmp_bytes = w.cmp_bytes;
-		res->slots_extra = w.slots_extra;
 		if (!w.sized) {
 			res->disk_pages = w.disk_pages;
 			res->slots_needed = slots_for(&w, w.disk_pages);
+			/* only zero slots could be taken */
+			res->slots_extra = w.slots_extra;
+			res->slots_extra_zero = w.slots_extra_zero;
+			res->slots_extra_data = w.slots_extra_data;
 		}
+		if (w.slots_extra != res->slots_extra ||
+		    w.slots_extra_zero != res->slots_extra_zero ||
+		    w.slots_extra_data != res->slots_extra_data)
+			rc = hib_seterr(img, HIB_ERR_INVAL,
+					"internal: planned %llu extra slots (%llu zero), took %llu (%llu zero)",
+					(unsigned long long)res->slots_extra,
+					(unsigned long long)res->slots_extra_zero,
+					(unsigned long long)w.slots_extra,
+					(unsigned long long)w.slots_extra_zero);
 		if (res->disk_pages != w.disk_pages)
 			rc = hib_seterr(img, HIB_ERR_INVAL,
 					"internal: sized %llu disk pages, wrote %llu",
@@ -941,7 +1077,8 @@ int hib_recompress(struct hib_image *img, const char *out,
 					"CRC32 of the rewritten stream 0x%08x differs from the source's 0x%08x",
 					w.crc, img->hdr.crc32);
 	}
-	rc = hib_outfile_close(img, &w.of, rc);
+	rc = hib_output_close(w.out, rc);
+	w.out = NULL;
 out:
 	wctx_release(&w, rc);
 	return rc;
@@ -969,8 +1106,6 @@ int hib_image_build(struct hib_image *img, const char *out,
 
 	memset(res, 0, sizeof(*res));
 	memset(&w, 0, sizeof(w));
-	w.fd = -1;
-	w.of.fd = -1;
 	w.cur_slot = UINT32_MAX;
 	if (img->opened || img->loaded)
 		return hib_seterr(img, HIB_ERR_INVAL, "hib_image_build needs a new handle");
@@ -1052,13 +1187,13 @@ int hib_image_build(struct hib_image *img, const char *out,
 	res->flags = (o->to == HIB_COMP_NONE ? HIB_SF_NOCOMPRESS_MODE : HIB_SF_CRC32_MODE) |
 		     (o->to == HIB_COMP_LZ4 ? HIB_SF_COMPRESSION_ALG_LZ4 : 0);
 	w.per_chunk = 1;
-	rc = hib_outfile_open(img, &w.of, out, 0, 0);
-	w.fd = w.of.fd;
-	if (rc == HIB_OK && ftruncate(w.fd, (off_t)img->devsize) < 0)
-		rc = hib_seterr(img, HIB_ERR_IO, "cannot size %s: %s", out, strerror(errno));
+	rc = hib_output_open(img, out, o->output_flags & HIB_OUTPUT_FORCE, 0, &w.out);
+	if (rc == HIB_OK)
+		rc = hib_output_set_size(w.out, img->devsize);
 	if (rc == HIB_OK)
 		rc = write_image(&w);
-	rc = hib_outfile_close(img, &w.of, rc);
+	rc = hib_output_close(w.out, rc);
+	w.out = NULL;
 	if (rc == HIB_OK) {
 		res->slots_source = w.nslots;
 		res->slots_needed = w.slots_used;

@@ -29,37 +29,28 @@ static void __attribute__((noreturn)) usage(void)
 	       "                              (default: to the end of addr's page)\n"
 	       " -s, --slot <n>             the raw device page n of the swap area\n"
 	       " -o, --output <file>        write to <file> instead of standard output\n"
+	       USAGE_FORCE_OPTION
+	       USAGE_DEVICE_OPTION
 	       " -R, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
 	       USAGE_HELP_OPTIONS);
 	printf("\nNumbers may be decimal or 0x-hex. See hibimg-cat(1).\n");
 	exit(EXIT_SUCCESS);
 }
 
+/* Written in order: standard output or a file that appears whole or not
+ * at all (a refused range or a damaged stream leaves nothing). */
 struct sink {
-	int fd;                     /* -1 until the first byte: a refused range creates nothing */
-	const char *name;
+	struct hib_image *img;
+	struct hib_output *out;
+	uint64_t pos;
 	unsigned int ps;
 	uint64_t from, to;          /* byte range wanted, end exclusive */
 };
 
 static void write_all(struct sink *s, const unsigned char *p, size_t n)
 {
-	if (s->fd < 0) {
-		s->fd = open(s->name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		if (s->fd < 0)
-			die_(EXIT_IOERR, "cannot open %s: %s", s->name, strerror(errno));
-	}
-	while (n) {
-		ssize_t w = write(s->fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			die_(EXIT_IOERR, "write error on %s: %s", s->name,
-			     w < 0 ? strerror(errno) : "short write");
-		p += w;
-		n -= (size_t)w;
-	}
+	write_output(s->img, s->out, p, n, s->pos);
+	s->pos += n;
 }
 
 /* Each page contributes the part of [from, to) that falls inside it. */
@@ -125,40 +116,38 @@ static struct hib_pfn_range *parse_pfns(const char *arg, size_t *n)
 	return r;
 }
 
-static int same_inode(const struct stat *a, const struct stat *b)
-{
-	if (S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode))
-		return a->st_rdev == b->st_rdev;
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
-}
-
 int cmd_cat(int argc, char **argv)
 {
+	enum { OPT_DEVICE = 256 };
 	static const struct option longopts[] = {
 		{ "pfn",           required_argument, NULL, 'p' },
 		{ "phys",          required_argument, NULL, 'a' },
 		{ "slot",          required_argument, NULL, 's' },
 		{ "output",        required_argument, NULL, 'o' },
+		{ "force",         no_argument,       NULL, 'f' },
+		{ "device",        no_argument,       NULL, OPT_DEVICE },
 		{ "resume-offset", required_argument, NULL, 'R' },
 		{ "help",          no_argument,       NULL, 'h' },
 		{ "version",       no_argument,       NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *pfn_arg = NULL, *phys_arg = NULL, *slot_arg = NULL, *outfile = NULL;
-	struct sink s = { .fd = STDOUT_FILENO, .name = "standard output" };
+	const char *pfn_arg = NULL, *phys_arg = NULL, *slot_arg = NULL, *outfile = "-";
+	unsigned int oflags = HIB_OUTPUT_STREAM | HIB_OUTPUT_DEVICE_OK;
+	struct sink s = { 0 };
 	struct hib_image *img;
-	struct stat in, st;
 	struct hib_pfn_range one, *ranges = NULL;
 	size_t nranges = 0;
 	uint64_t offset = 0;
 	int c, rc, nsel;
 
-	while ((c = getopt_long(argc, argv, "p:a:s:o:R:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:a:s:o:fR:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p': pfn_arg = optarg; break;
 		case 'a': phys_arg = optarg; break;
 		case 's': slot_arg = optarg; break;
 		case 'o': outfile = optarg; break;
+		case 'f': oflags |= HIB_OUTPUT_FORCE; break;
+		case OPT_DEVICE: oflags |= HIB_OUTPUT_DEVICE; break;
 		case 'R': offset = parse_u64(optarg, "resume offset"); break;
 		case 'h': usage();
 		case 'V': print_version();
@@ -175,25 +164,13 @@ int cmd_cat(int argc, char **argv)
 		warnx_(argc - optind ? "too many arguments" : "missing argument: need <spec>");
 		errtryhelp("cat");
 	}
-	if (!outfile && isatty(STDOUT_FILENO))
-		die_(EXIT_USAGE, "refusing to write binary data to a terminal: redirect standard output or use --output");
-
-	if (outfile) {
-		s.fd = -1;
-		s.name = outfile;
-	}
 	img = open_image(argv[optind], offset);
+	s.img = img;
 	s.ps = hib_image_header(img)->page_size;
 	if (!s.ps)
 		die_(EXIT_USAGE, "%s: no swap or hibernation signature, so no page size",
 		     hib_image_path(img));
-	/* A shell redirection onto the image (append, or a second link) would
-	 * write over the evidence as it is read. */
-	if (stat(hib_image_path(img), &in) == 0 &&
-	    ((outfile && stat(outfile, &st) == 0 && same_inode(&in, &st)) ||
-	     (!outfile && fstat(STDOUT_FILENO, &st) == 0 && same_inode(&in, &st))))
-		die_(EXIT_USAGE, "%s is the input itself: refusing to write over the evidence",
-		     outfile ? outfile : "standard output");
+	s.out = open_output(img, outfile, oflags);
 
 	if (slot_arg) {
 		uint64_t slot = parse_u64(slot_arg, "slot");
@@ -204,7 +181,9 @@ int cmd_cat(int argc, char **argv)
 		rc = hib_image_read_slot(img, slot, buf);
 		if (rc) {
 			free(buf);
-			die_(rc_to_exit(rc), "%s", hib_image_error(img));
+			warnx_("%s", hib_image_error(img));
+			close_output(img, s.out, 0);
+			exit(rc_to_exit(rc));
 		}
 		write_all(&s, buf, s.ps);
 		free(buf);
@@ -232,20 +211,19 @@ int cmd_cat(int argc, char **argv)
 		s.to = addr + len;
 	}
 	rc = hib_image_load(img);
-	if (rc)
-		die_(rc_to_exit(rc), "%s", hib_image_error(img));
-	rc = hib_image_read_pfns(img, ranges, nranges, on_page, &s);
+	if (rc == HIB_OK)
+		rc = hib_image_read_pfns(img, ranges, nranges, on_page, &s);
 	if (rc) {
 		/* A damaged stream midway: no half copy that looks whole. */
-		if (outfile && s.fd >= 0)
-			unlink(outfile);
+		warnx_("%s", hib_image_error(img));
+		close_output(img, s.out, 0);
 		if (ranges != &one)
 			free(ranges);
-		die_(rc_to_exit(rc), "%s", hib_image_error(img));
+		hib_image_free(img);
+		return rc_to_exit(rc);
 	}
 done:
-	if (outfile && s.fd >= 0 && close(s.fd) < 0)
-		die_(EXIT_IOERR, "cannot close %s: %s", outfile, strerror(errno));
+	close_output(img, s.out, 1);
 	if (ranges != &one)
 		free(ranges);
 	hib_image_free(img);

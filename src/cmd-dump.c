@@ -28,6 +28,9 @@ static void __attribute__((noreturn)) usage(void)
 	       " -r, --raw                  use raw output format\n"
 	       " -n, --noheadings           don't print headings\n"
 	       " -o, --output <file>        with 'page': write the raw page to <file>\n"
+	       "                              ('-': standard output)\n"
+	       USAGE_FORCE_OPTION
+	       USAGE_DEVICE_OPTION
 	       " -R, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
 	       USAGE_HELP_OPTIONS);
 	printf("\nSee hibimg-dump(1).\n");
@@ -230,8 +233,10 @@ static void hexdump(const unsigned char *p, size_t len, uint64_t base)
 	}
 }
 
-static int dump_page(struct hib_image *img, uint64_t want, const char *outfile)
+static int dump_page(struct hib_image *img, uint64_t want, const char *outfile,
+		     unsigned int oflags)
 {
+	struct hib_output *out = NULL;
 	struct hib_reader *rd;
 	struct hib_page pg;
 	unsigned int ps = hib_image_header(img)->page_size;
@@ -240,6 +245,9 @@ static int dump_page(struct hib_image *img, uint64_t want, const char *outfile)
 	int rc;
 
 	load_or_die(img, 0);
+	/* refused before the stream is read, not after */
+	if (outfile)
+		out = open_output(img, outfile, oflags);
 	rc = hib_reader_new(img, &rd);
 	if (rc)
 		die_(rc_to_exit(rc), "%s", hib_image_error(img));
@@ -254,15 +262,17 @@ static int dump_page(struct hib_image *img, uint64_t want, const char *outfile)
 			data = zero = calloc(1, ps);
 		break;
 	}
-	if (rc < 0)
-		die_(rc_to_exit(rc), "%s", hib_image_error(img));
-	if (!data)
-		die_(EXIT_USAGE, "PFN 0x%" PRIx64 " is not saved in the image", want);
-	if (outfile) {
-		int fd = open(outfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-
-		if (fd < 0 || write(fd, data, ps) != (ssize_t)ps || close(fd))
-			die_(EXIT_IOERR, "cannot write %s: %s", outfile, strerror(errno));
+	if (rc < 0 || !data) {
+		if (rc < 0)
+			warnx_("%s", hib_image_error(img));
+		else
+			warnx_("PFN 0x%" PRIx64 " is not saved in the image", want);
+		close_output(img, out, 0);
+		exit(rc < 0 ? rc_to_exit(rc) : EXIT_USAGE);
+	}
+	if (out) {
+		write_output(img, out, data, ps, 0);
+		close_output(img, out, 1);
 	} else {
 		hexdump(data, ps, want * ps);
 	}
@@ -273,11 +283,14 @@ static int dump_page(struct hib_image *img, uint64_t want, const char *outfile)
 
 int cmd_dump(int argc, char **argv)
 {
+	enum { OPT_DEVICE = 256 };
 	static const struct option longopts[] = {
 		{ "json",          no_argument,       NULL, 'J' },
 		{ "raw",           no_argument,       NULL, 'r' },
 		{ "noheadings",    no_argument,       NULL, 'n' },
 		{ "output",        required_argument, NULL, 'o' },
+		{ "force",         no_argument,       NULL, 'f' },
+		{ "device",        no_argument,       NULL, OPT_DEVICE },
 		{ "resume-offset", required_argument, NULL, 'R' },
 		{ "help",          no_argument,       NULL, 'h' },
 		{ "version",       no_argument,       NULL, 'V' },
@@ -286,15 +299,18 @@ int cmd_dump(int argc, char **argv)
 	struct out_opts oo = { 0 };
 	struct hib_image *img;
 	const char *outfile = NULL, *what;
+	unsigned int oflags = HIB_OUTPUT_STREAM | HIB_OUTPUT_DEVICE_OK;
 	uint64_t offset = 0;
 	int c, status;
 
-	while ((c = getopt_long(argc, argv, "Jrno:R:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "Jrno:fR:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'J': oo.json = 1; break;
 		case 'r': oo.raw = 1; break;
 		case 'n': oo.noheadings = 1; break;
 		case 'o': outfile = optarg; break;
+		case 'f': oflags |= HIB_OUTPUT_FORCE; break;
+		case OPT_DEVICE: oflags |= HIB_OUTPUT_DEVICE; break;
 		case 'R': offset = parse_u64(optarg, "resume offset"); break;
 		case 'h': usage();
 		case 'V': print_version();
@@ -316,6 +332,10 @@ int cmd_dump(int argc, char **argv)
 		warnx_("unknown layer '%s'", what);
 		errtryhelp("dump");
 	}
+	if ((outfile || (oflags & (HIB_OUTPUT_FORCE | HIB_OUTPUT_DEVICE))) && strcmp(what, "page")) {
+		warnx_("--output, --force and --device go with the 'page' layer only");
+		errtryhelp("dump");
+	}
 	img = open_image(argv[optind], offset);
 	if (!strcmp(what, "header"))
 		status = dump_header(img, &oo);
@@ -326,7 +346,7 @@ int cmd_dump(int argc, char **argv)
 	else if (!strcmp(what, "pfns"))
 		status = dump_pfns(img, &oo);
 	else
-		status = dump_page(img, parse_u64(argv[optind + 2], "PFN"), outfile);
+		status = dump_page(img, parse_u64(argv[optind + 2], "PFN"), outfile, oflags);
 	hib_image_free(img);
 	return status;
 }

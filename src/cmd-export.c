@@ -22,8 +22,10 @@ static void __attribute__((noreturn)) usage(void)
 	       " raw     byte offset = physical address, sparse\n"
 	       " lime    LiME, one range per run of saved PFNs (Volatility)\n"
 	       " elf     ELF64 core with the kernel's VMCOREINFO note (drgn, crash)\n\n");
+	printf("<out> '-' is standard output (raw and lime).\n\n");
 	printf("Options:\n"
-	       " -f, --format <fmt>         raw, lime or elf\n"
+	       " -F, --format <fmt>         raw, lime or elf\n"
+	       USAGE_FORCE_OPTION
 	       " -J, --json                 use JSON output format for the summary\n"
 	       " -r, --raw                  use raw output format for the summary\n"
 	       " -R, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
@@ -54,7 +56,8 @@ static const char *format_name(enum hib_export_format f)
 int cmd_export(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "format",        required_argument, NULL, 'f' },
+		{ "format",        required_argument, NULL, 'F' },
+		{ "force",         no_argument,       NULL, 'f' },
 		{ "json",          no_argument,       NULL, 'J' },
 		{ "raw",           no_argument,       NULL, 'r' },
 		{ "resume-offset", required_argument, NULL, 'R' },
@@ -72,9 +75,10 @@ int cmd_export(int argc, char **argv)
 	uint64_t offset = 0;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "f:JrR:T:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "F:fJrR:T:hV", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'f': fmt = optarg; break;
+		case 'F': fmt = optarg; break;
+		case 'f': o.output_flags |= HIB_OUTPUT_FORCE; break;
 		case 'J': oo.json = 1; break;
 		case 'r': oo.raw = 1; break;
 		case 'R': offset = parse_u64(optarg, "resume offset"); break;
@@ -103,6 +107,9 @@ int cmd_export(int argc, char **argv)
 		       "too many arguments");
 		errtryhelp("export");
 	}
+	/* the summary would land in the stream */
+	if (!strcmp(argv[optind + 1], "-") && (oo.json || oo.raw))
+		die_(EXIT_USAGE, "--json and --raw print a summary on standard output, which '-' gives to the export");
 	if (isatty(STDERR_FILENO))
 		o.progress = progress;
 
@@ -118,6 +125,10 @@ int cmd_export(int argc, char **argv)
 	if (o.format == HIB_EXPORT_ELF && !res.vmcoreinfo)
 		warnx_("warning: no VMCOREINFO page in the image: %s has no VMCOREINFO note, so drgn and crash need the kernel's symbols to find their way",
 		       argv[optind + 1]);
+	if (!strcmp(argv[optind + 1], "-")) {
+		hib_image_free(img);
+		return EXIT_INTACT;
+	}
 
 	r = out_rec_new();
 	out_rec_add(r, "output", "output", OUT_STR, "%s", argv[optind + 1]);

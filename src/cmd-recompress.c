@@ -28,8 +28,11 @@ static void __attribute__((noreturn)) usage(void)
 	       "                              nozerocheck), omit (flagged: 6.6+)\n"
 	       " -n, --dry-run              print sizes and slot counts, write nothing\n"
 	       "     --unsafe-extra-slots   take slots outside the old image when it does\n"
-	       "                              not fit (may overwrite swapped-out pages)\n"
-	       "     --device               <out> is a block device, written in place\n"
+	       "                              not fit: those that read as zero, first\n"
+	       "     --overwrite-swapped-out  with --unsafe-extra-slots: also take slots\n"
+	       "                              that hold data (swapped-out pages, probably)\n"
+	       USAGE_FORCE_OPTION
+	       USAGE_DEVICE_OPTION
 	       " -T, --threads <n>          threads to use (default: online CPUs)\n"
 	       " -J, --json                 use JSON output format\n"
 	       " -R, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
@@ -57,14 +60,16 @@ static int release_code(const char *r)
 
 int cmd_recompress(int argc, char **argv)
 {
-	enum { OPT_UNSAFE = 256, OPT_DEVICE };
+	enum { OPT_UNSAFE = 256, OPT_DEVICE, OPT_OVERWRITE };
 	static const struct option longopts[] = {
 		{ "to",                 required_argument, NULL, 't' },
 		{ "level",              required_argument, NULL, 'l' },
 		{ "zero-pages",         required_argument, NULL, 'z' },
 		{ "dry-run",            no_argument,       NULL, 'n' },
 		{ "unsafe-extra-slots", no_argument,       NULL, OPT_UNSAFE },
+		{ "overwrite-swapped-out", no_argument,    NULL, OPT_OVERWRITE },
 		{ "device",             no_argument,       NULL, OPT_DEVICE },
+		{ "force",              no_argument,       NULL, 'f' },
 		{ "threads",            required_argument, NULL, 'T' },
 		{ "json",               no_argument,       NULL, 'J' },
 		{ "resume-offset",      required_argument, NULL, 'R' },
@@ -83,7 +88,7 @@ int cmd_recompress(int argc, char **argv)
 	uint64_t offset = 0;
 	int c, rc, have_to = 0, need;
 
-	while ((c = getopt_long(argc, argv, "t:l:z:nT:JR:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:l:z:nfT:JR:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			have_to = 1;
@@ -109,7 +114,9 @@ int cmd_recompress(int argc, char **argv)
 			break;
 		case 'n': o.dry_run = 1; break;
 		case OPT_UNSAFE: o.unsafe_extra_slots = 1; break;
+		case OPT_OVERWRITE: o.overwrite_swapped_out = 1; break;
 		case OPT_DEVICE: o.device = 1; break;
+		case 'f': o.output_flags |= HIB_OUTPUT_FORCE; break;
 		case 'T': o.threads = (unsigned)parse_u64(optarg, "thread count"); break;
 		case 'J': oo.json = 1; break;
 		case 'R': offset = parse_u64(optarg, "resume offset"); break;
@@ -122,6 +129,8 @@ int cmd_recompress(int argc, char **argv)
 		warnx_("--to is required");
 		errtryhelp("recompress");
 	}
+	if (o.overwrite_swapped_out && !o.unsafe_extra_slots)
+		die_(EXIT_USAGE, "--overwrite-swapped-out goes with --unsafe-extra-slots");
 	if (o.level != HIB_LEVEL_AUTO &&
 	    ((o.to == HIB_COMP_LZ4 && o.level > 12) ||
 	     (o.to == HIB_COMP_LZO && o.level != 1 && o.level != 999)))
@@ -176,6 +185,10 @@ int cmd_recompress(int argc, char **argv)
 		    res.slots_needed < res.slots_source ? res.slots_source - res.slots_needed : 0);
 	out_rec_add(r, "slots-extra", "slots taken outside the source", OUT_NUM,
 		    "%" PRIu64, res.slots_extra);
+	out_rec_add(r, "slots-extra-zero", "of them read as zero", OUT_NUM,
+		    "%" PRIu64, res.slots_extra_zero);
+	out_rec_add(r, "slots-extra-data", "of them held data (swapped out?)", OUT_NUM,
+		    "%" PRIu64, res.slots_extra_data);
 	if (!o.dry_run && (res.flags & HIB_SF_CRC32_MODE)) {
 		out_rec_add(r, "crc32", "crc32", OUT_STR, "0x%08x", res.crc32);
 		out_rec_add(r, "crc32-same", "CRC equal to the source's", OUT_STR, "%s",
@@ -194,9 +207,16 @@ int cmd_recompress(int argc, char **argv)
 		warnx_("warning: the source kernel is unknown; the new image needs >= %s",
 		       res.needs_kernel);
 	}
-	if (res.slots_extra)
-		warnx_("warning: %" PRIu64 " slots outside the source image were used (--unsafe-extra-slots)",
-		       res.slots_extra);
+	if (res.slots_extra_data)
+		warnx_("warning: %" PRIu64 " slots outside the source image %s (--unsafe-extra-slots): %" PRIu64
+		       " read as zero, %" PRIu64 " held data, probably pages the hibernated system had swapped out: %s (--overwrite-swapped-out)",
+		       res.slots_extra, o.dry_run ? "would be used" : "were used",
+		       res.slots_extra_zero, res.slots_extra_data,
+		       o.dry_run ? "they would be overwritten" : "overwritten");
+	else if (res.slots_extra)
+		warnx_("warning: %" PRIu64 " slots outside the source image %s (--unsafe-extra-slots), all read as zero: %s (unless one held a swapped-out page of zeros)",
+		       res.slots_extra, o.dry_run ? "would be used" : "were used",
+		       o.dry_run ? "no data would be overwritten" : "no data overwritten");
 	hib_image_free(img);
 	return EXIT_INTACT;
 }

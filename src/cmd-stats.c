@@ -27,6 +27,7 @@ static void __attribute__((noreturn)) usage(void)
 	       " -b, --bucket <pages>       PFN bucket size (default: a power of two\n"
 	       "                              >= 512 giving at most 256 buckets)\n"
 	       " -s, --svg <file>           also draw memory and chunk ratios as SVG\n"
+	       USAGE_FORCE_OPTION
 	       "     --no-compress          skip the compression pass\n"
 	       " -J, --json                 use JSON output format\n"
 	       " -r, --raw                  use raw output format\n"
@@ -275,8 +276,10 @@ static void svg_escape(FILE *f, const char *s)
 
 /* Each bucket is a cell filled bottom-up by class shares of the bucket's
  * PFNs; what is left at the top (grey) is memory the image does not hold. */
-static int write_svg(const char *path, struct hib_image *img, const struct hib_stats *st)
+static int write_svg(struct hib_output *out, struct hib_image *img, const struct hib_stats *st)
 {
+	char *doc = NULL;
+	size_t doclen = 0;
 	const unsigned int cols = 32, cell = 18, pad = 20, chart_h = 160;
 	unsigned int ps = hib_image_header(img)->page_size;
 	uint64_t rows = (st->nbuckets + cols - 1) / cols, i, nbars;
@@ -285,13 +288,12 @@ static int write_svg(const char *path, struct hib_image *img, const struct hib_s
 	unsigned int chart_top = grid_top + grid_h + 70;
 	unsigned int height = chart_top + chart_h + 60;
 	double maxr = 1.0;
-	FILE *f = fopen(path, "w");
+	/* built in memory: the output takes it in one write */
+	FILE *f = open_memstream(&doc, &doclen);
 	int k;
 
-	if (!f) {
-		warnx_("cannot write %s: %m", path);
-		return -1;
-	}
+	if (!f)
+		die_(EXIT_IOERR, "out of memory");
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" "
 		"viewBox=\"0 0 %u %u\" font-family=\"sans-serif\" font-size=\"11\">\n",
@@ -390,10 +392,10 @@ static int write_svg(const char *path, struct hib_image *img, const struct hib_s
 	fprintf(f, "<text x=\"%u\" y=\"%u\">ratio = uncompressed bytes / compressed bytes (cmp_len); hibimg %s</text>\n",
 		pad, height - 12, PACKAGE_VERSION);
 	fprintf(f, "</svg>\n");
-	if (fclose(f) != 0) {
-		warnx_("cannot write %s: %m", path);
-		return -1;
-	}
+	if (fclose(f) != 0)
+		die_(EXIT_IOERR, "out of memory");
+	write_output(img, out, doc, doclen, 0);
+	free(doc);
 	return 0;
 }
 
@@ -402,6 +404,7 @@ int cmd_stats(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "bucket",        required_argument, NULL, 'b' },
 		{ "svg",           required_argument, NULL, 's' },
+		{ "force",         no_argument,       NULL, 'f' },
 		{ "no-compress",   no_argument,       NULL, 'C' },
 		{ "json",          no_argument,       NULL, 'J' },
 		{ "raw",           no_argument,       NULL, 'r' },
@@ -417,10 +420,12 @@ int cmd_stats(int argc, char **argv)
 	struct hib_stats st;
 	struct hib_image *img;
 	const char *svg = NULL, *view = "summary";
+	struct hib_output *svgout = NULL;
+	unsigned int oflags = 0;
 	uint64_t offset = 0;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "b:s:JrnR:T:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "b:s:fJrnR:T:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			so.bucket_pages = parse_u64(optarg, "bucket size");
@@ -428,6 +433,7 @@ int cmd_stats(int argc, char **argv)
 				die_(EXIT_USAGE, "invalid bucket size: '%s'", optarg);
 			break;
 		case 's': svg = optarg; break;
+		case 'f': oflags |= HIB_OUTPUT_FORCE; break;
 		case 'C': so.no_compress = 1; break;
 		case 'J': oo.json = 1; break;
 		case 'r': oo.raw = 1; break;
@@ -460,6 +466,9 @@ int cmd_stats(int argc, char **argv)
 		die_(EXIT_USAGE, "the chunks view needs the compression pass");
 
 	img = open_image(argv[optind], offset);
+	/* refused now, not after the long pass */
+	if (svg)
+		svgout = open_output(img, svg, oflags);
 	rc = hib_image_load(img);
 	if (rc == HIB_OK)
 		rc = hib_image_load_pfns(img);
@@ -467,6 +476,7 @@ int cmd_stats(int argc, char **argv)
 		rc = hib_image_stats(img, &so, &st);
 	if (rc) {
 		warnx_("%s", hib_image_error(img));
+		close_output(img, svgout, 0);
 		hib_image_free(img);
 		return rc_to_exit(rc);
 	}
@@ -483,8 +493,10 @@ int cmd_stats(int argc, char **argv)
 		rc = view_buckets(&st, &oo);
 	else
 		rc = view_chunks(&st, &oo);
-	if (rc == 0 && svg && write_svg(svg, img, &st))
-		rc = -1;
+	if (rc == 0 && svg)
+		write_svg(svgout, img, &st);
+	if (svg)
+		close_output(img, svgout, rc == 0);
 	hib_stats_free(&st);
 	hib_image_free(img);
 	return rc ? EXIT_IOERR : EXIT_SUCCESS;

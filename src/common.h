@@ -28,6 +28,14 @@ int rc_to_exit(int rc);
 /* Opens spec into a new handle; on failure prints why and exits. */
 struct hib_image *open_image(const char *spec, uint64_t resume_offset);
 uint64_t parse_u64(const char *s, const char *what);
+/* An output under libhibimg's rules (hibimg(1), "Outputs"): a refusal or an
+ * error prints why and exits. close_output() completes it when ok, discards
+ * it otherwise, and exits on an error. */
+struct hib_output *open_output(struct hib_image *img, const char *path,
+			       unsigned int flags);
+void close_output(struct hib_image *img, struct hib_output *o, int ok);
+void write_output(struct hib_image *img, struct hib_output *o, const void *buf,
+		  size_t len, uint64_t off);
 void print_version(void) __attribute__((noreturn));
 void format_uuid(const unsigned char u[16], char out[37]);
 const char *flags_string(uint32_t flags, char *buf, size_t cap);
@@ -36,6 +44,11 @@ void hex_string(char *out, const unsigned char *p, size_t n);
 /* "A,B,0x40": flags by name, unknown bits in hex */
 const char *names_string(uint32_t flags, const char *(*name)(uint32_t),
 			 char *buf, size_t cap);
+
+#define USAGE_FORCE_OPTION \
+	" -f, --force                replace an existing output file\n"
+#define USAGE_DEVICE_OPTION \
+	"     --device               the output is a block device, written in place\n"
 
 #define USAGE_HELP_OPTIONS \
 	" -h, --help                 display this help\n" \

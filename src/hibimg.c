@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -82,6 +83,44 @@ struct hib_image *open_image(const char *spec, uint64_t resume_offset)
 		exit(rc_to_exit(rc));
 	}
 	return img;
+}
+
+struct hib_output *open_output(struct hib_image *img, const char *path,
+			       unsigned int flags)
+{
+	struct hib_output *o;
+	int rc = hib_output_open(img, path, flags, 0, &o);
+
+	if (rc) {
+		warnx_("%s", hib_image_error(img));
+		hib_image_free(img);
+		exit(rc_to_exit(rc));
+	}
+	return o;
+}
+
+void close_output(struct hib_image *img, struct hib_output *o, int ok)
+{
+	int rc = hib_output_close(o, ok ? HIB_OK : HIB_ERR_INVAL);
+
+	if (ok && rc) {
+		warnx_("%s", hib_image_error(img));
+		hib_image_free(img);
+		exit(rc_to_exit(rc));
+	}
+}
+
+void write_output(struct hib_image *img, struct hib_output *o, const void *buf,
+		  size_t len, uint64_t off)
+{
+	int rc = hib_output_pwrite(o, buf, len, off);
+
+	if (rc) {
+		warnx_("%s", hib_image_error(img));
+		(void)hib_output_close(o, rc);
+		hib_image_free(img);
+		exit(rc_to_exit(rc));
+	}
 }
 
 uint64_t parse_u64(const char *s, const char *what)
@@ -174,11 +213,46 @@ static void close_stdout(void)
 	}
 }
 
+/* An output not yet complete has, at most, a temporary name to remove
+ * (none where the file system has O_TMPFILE); then die of the signal. */
+static void on_signal(int sig)
+{
+	hib_output_signal_cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void cleanup_at_exit(void)
+{
+	hib_output_signal_cleanup();
+}
+
+static void catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+	struct sigaction sa, old;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&sa.sa_mask, sigs[i]);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		/* what the caller chose to ignore stays ignored */
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
 
 	atexit(close_stdout);
+	atexit(cleanup_at_exit);
+	catch_signals();
 	if (argc < 2) {
 		warnx_("no command given");
 		errtryhelp(NULL);

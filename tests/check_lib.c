@@ -769,8 +769,9 @@ START_TEST(rewrite_round_trips)
 	struct hib_recompress_result res;
 	struct hib_image *img;
 	char src[512], out[600], cmd[1300];
-	uint64_t d_src, d_out, n_src, n_out, devpages, p;
+	uint64_t d_src, d_out, n_src, n_out, devpages, p, changed = 0, changed_data = 0;
 	unsigned char *a, *b;
+	static const unsigned char zero[4096];
 	uint8_t *slots;
 	size_t la, lb;
 	int rc;
@@ -792,7 +793,17 @@ START_TEST(rewrite_round_trips)
 		rm_tmpdir();
 		return;
 	}
+	if (rc == HIB_ERR_INVAL && o.unsafe_extra_slots && res.slots_extra_data) {
+		/* would overwrite slots holding data: refused without
+		 * overwrite_swapped_out, nothing written */
+		ck_assert_ptr_nonnull(strstr(hib_image_error(img), "--overwrite-swapped-out"));
+		ck_assert_int_eq(access(out, F_OK), -1);
+		hib_image_free(img);
+		rm_tmpdir();
+		return;
+	}
 	ck_assert_msg(rc == HIB_OK, "%s mode %zu: %s", name, m, hib_image_error(img));
+	ck_assert_uint_eq(res.slots_extra_zero + res.slots_extra_data, res.slots_extra);
 	hib_image_free(img);
 
 	/* same PFN -> content map */
@@ -807,11 +818,20 @@ START_TEST(rewrite_round_trips)
 	b = (unsigned char *)slurp(out, &lb);
 	ck_assert_uint_eq(la, lb);
 	for (p = 0; p < devpages; p++)
-		if (!(slots[p / 8] & (1u << (p % 8))))
-			ck_assert_msg(o.unsafe_extra_slots ||
-				      !memcmp(a + p * 4096, b + p * 4096, 4096),
+		if (!(slots[p / 8] & (1u << (p % 8))) &&
+		    memcmp(a + p * 4096, b + p * 4096, 4096)) {
+			ck_assert_msg(o.unsafe_extra_slots,
 				      "%s mode %zu: page %llu outside the image changed",
 				      name, m, (unsigned long long)p);
+			changed++;
+			changed_data += memcmp(a + p * 4096, zero, 4096) != 0;
+		}
+	/* only extra slots change, and only as many that held data as it says */
+	ck_assert_uint_le(changed, res.slots_extra);
+	ck_assert_msg(changed_data <= res.slots_extra_data,
+		      "%s mode %zu: %llu pages outside the image that held data changed, %llu reported",
+		      name, m, (unsigned long long)changed_data,
+		      (unsigned long long)res.slots_extra_data);
 	/* the swap header in the resume page is kept */
 	ck_assert(!memcmp(a + off * 4096, b + off * 4096, 4096 - 40));
 	free(a);
@@ -820,6 +840,113 @@ START_TEST(rewrite_round_trips)
 
 	snprintf(cmd, sizeof(cmd), "sha256sum < '%s' | cmp -s - '%s/before'", src, tmpdir);
 	ck_assert_msg(system(cmd) == 0, "%s: input changed", name);
+	rm_tmpdir();
+}
+END_TEST
+
+/*
+ * unsafe_extra_slots takes the slots outside the image that read as zero
+ * first. A copy of a fixture whose --to none rewrite needs extra slots, with
+ * every all-zero page outside the image (but the top `keep` of them) filled
+ * the way a used swap area would be: the rewrite is refused unless
+ * overwrite_swapped_out says so, and then it takes the kept zero pages (the
+ * highest of the area) before any page holding data.
+ */
+static const uint64_t keep_zero[] = { 0, 100 };
+
+START_TEST(unsafe_takes_zero_slots_first)
+{
+	struct hib_recompress_opts o = { .to = HIB_COMP_NONE, .level = HIB_LEVEL_AUTO,
+					 .unsafe_extra_slots = 1, .dry_run = 1 };
+	struct hib_recompress_result res;
+	struct hib_image *img;
+	static const unsigned char zero[4096];
+	unsigned char fill[4096];
+	char src[512], path[600], out[600];
+	uint64_t devpages, last = 0, p, nfill = 0, kept = 0;
+	uint64_t got_zero = 0, got_data = 0, keep = keep_zero[_i];
+	uint8_t *slots = NULL, *oslots;
+	unsigned char *a = NULL, *b;
+	size_t f, la, lb;
+	FILE *fp;
+
+	/* a fixture (resume page 0) whose rewrite needs slots outside it */
+	for (f = 0; f < nfixtures; f++) {
+		if (fx_offset(fixtures[f]))
+			continue;
+		fixture_img(src, sizeof(src), fixtures[f]);
+		img = hib_image_new();
+		ck_assert_int_eq(hib_image_open(img, src), HIB_OK);
+		ck_assert_int_eq(hib_image_load(img), HIB_OK);
+		ck_assert_int_eq(hib_recompress(img, NULL, &o, &res), HIB_OK);
+		last = hib_image_header(img)->last_page;
+		hib_image_free(img);
+		if (res.slots_extra > keep)
+			break;
+	}
+	ck_assert_msg(f < nfixtures, "no fixture needs extra slots for --to none");
+
+	mk_tmpdir();
+	snprintf(path, sizeof(path), "%s/filled.img", tmpdir);
+	snprintf(out, sizeof(out), "%s/out.img", tmpdir);
+	slots = image_slots(src, 0, &devpages);
+	a = (unsigned char *)slurp(src, &la);
+	ck_assert_uint_eq(la, devpages * 4096);
+	memset(fill, 0xa5, sizeof(fill));
+	for (p = 1; p < devpages && (!last || p <= last); p++)
+		if (!(slots[p / 8] & (1u << (p % 8))) && !memcmp(a + p * 4096, zero, 4096))
+			nfill++;
+	ck_assert_uint_gt(nfill, keep);
+	for (p = 1; p < devpages && (!last || p <= last); p++)
+		if (!(slots[p / 8] & (1u << (p % 8))) && !memcmp(a + p * 4096, zero, 4096)) {
+			if (nfill-- > keep)
+				memcpy(a + p * 4096, fill, 4096);
+			else
+				kept++;
+		}
+	ck_assert_uint_eq(kept, keep);
+	fp = fopen(path, "wb");
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_uint_eq(fwrite(a, 1, la, fp), la);
+	ck_assert_int_eq(fclose(fp), 0);
+
+	img = hib_image_new();
+	ck_assert_int_eq(hib_image_open(img, path), HIB_OK);
+	ck_assert_int_eq(hib_image_load(img), HIB_OK);
+	/* dry run and real run refuse alike */
+	ck_assert_int_eq(hib_recompress(img, NULL, &o, &res), HIB_ERR_INVAL);
+	ck_assert_ptr_nonnull(strstr(hib_image_error(img), "--overwrite-swapped-out"));
+	ck_assert_uint_eq(res.slots_extra_zero, keep);
+	ck_assert_uint_eq(res.slots_extra_data, res.slots_extra - keep);
+	o.dry_run = 0;
+	ck_assert_int_eq(hib_recompress(img, out, &o, &res), HIB_ERR_INVAL);
+	ck_assert_ptr_nonnull(strstr(hib_image_error(img), "--overwrite-swapped-out"));
+	ck_assert_int_eq(access(out, F_OK), -1);
+	o.overwrite_swapped_out = 1;
+	ck_assert_msg(hib_recompress(img, out, &o, &res) == HIB_OK, "%s", hib_image_error(img));
+	hib_image_free(img);
+	ck_assert_uint_eq(res.slots_extra_zero, keep);
+	ck_assert_uint_eq(res.slots_extra_data, res.slots_extra - keep);
+
+	/* what the new image's map takes outside the old one, from the bytes */
+	oslots = image_slots(out, 0, &devpages);
+	b = (unsigned char *)slurp(out, &lb);
+	ck_assert_uint_eq(la, lb);
+	for (p = 1; p < devpages; p++) {
+		if ((slots[p / 8] & (1u << (p % 8))) || !(oslots[p / 8] & (1u << (p % 8))))
+			continue;
+		if (!memcmp(a + p * 4096, zero, 4096))
+			got_zero++;
+		else
+			got_data++;
+	}
+	ck_assert_uint_eq(got_zero, keep);
+	ck_assert_uint_eq(got_zero + got_data, res.slots_extra);
+	ck_assert_uint_eq(got_data, res.slots_extra_data);
+	free(a);
+	free(b);
+	free(slots);
+	free(oslots);
 	rm_tmpdir();
 }
 END_TEST
@@ -1151,6 +1278,8 @@ static Suite *lib_suite(void)
 	tcase_set_timeout(tc, 300);
 	plan_cases();
 	tcase_add_loop_test(tc, rewrite_round_trips, 0, (int)ncases);
+	tcase_add_loop_test(tc, unsafe_takes_zero_slots_first, 0,
+			    (int)(sizeof(keep_zero) / sizeof(keep_zero[0])));
 	tcase_add_test(tc, refuses_to_overwrite_input);
 	suite_add_tcase(s, tc);
 	return s;

@@ -83,12 +83,12 @@ for name in $(fixtures0); do
 	# --phys across a page boundary equals the same bytes of --pfn
 	read -r a b <"$TMP/runs"
 	if [ "$b" -gt "$a" ]; then
-		run_hib 0 cat "$img" --pfn "$a-$((a + 1))" -o "$TMP/two"
-		run_hib 0 cat "$img" --phys "$((a * PS + 4000))+200" -o "$TMP/phys"
+		run_hib 0 cat -f "$img" --pfn "$a-$((a + 1))" -o "$TMP/two"
+		run_hib 0 cat -f "$img" --phys "$((a * PS + 4000))+200" -o "$TMP/phys"
 		dd if="$TMP/two" of="$TMP/slice" bs=1 skip=4000 count=200 status=none
 		check "$name: --phys crossing pages" cmp -s "$TMP/phys" "$TMP/slice"
 	fi
-	run_hib 0 cat "$img" --phys "$((a * PS + 100))" -o "$TMP/phys"
+	run_hib 0 cat -f "$img" --phys "$((a * PS + 100))" -o "$TMP/phys"
 	check "$name: --phys without length ends at the page end" \
 		test "$(stat -c %s "$TMP/phys")" = $((PS - 100))
 
@@ -110,18 +110,18 @@ for name in $(fixtures0); do
 		test "$(json_get "$TMP/out" foreign-slots)" = "$(sed -n 's/^foreign=//p' "$TMP/slots")"
 	first=$(sed -n 's/^first=//p' "$TMP/slots")
 	if [ -n "$first" ]; then
-		run_hib 0 cat "$img" --slot "$first" -o "$TMP/slot"
+		run_hib 0 cat -f "$img" --slot "$first" -o "$TMP/slot"
 		dd if="$img" of="$TMP/slot.want" bs=$PS skip="$first" count=1 status=none
 		check "$name: --slot gives the device page" cmp -s "$TMP/slot" "$TMP/slot.want"
 	fi
 
 	# never over the input, however it is named
-	run_hib 2 export -f raw "$img" "$img";          err_has "input itself"
+	run_hib 2 export -F raw "$img" "$img";          err_has "input itself"
 	ln -sf "$img" "$TMP/link.img"
-	run_hib 2 export -f lime "$img" "$TMP/link.img"; err_has "input itself"
+	run_hib 2 export -F lime "$img" "$TMP/link.img"; err_has "input itself"
 	check "$name: symlink kept" test -L "$TMP/link.img"
 	ln -f "$img" "$img.hardlink.$$"
-	run_hib 2 export -f elf "$img" "$img.hardlink.$$"; err_has "input itself"
+	run_hib 2 export -F elf "$img" "$img.hardlink.$$"; err_has "input itself"
 	rm -f "$img.hardlink.$$"
 	run_hib 2 cat "$img" --pfn "$a" -o "$TMP/link.img"; err_has "input itself"
 
@@ -138,7 +138,7 @@ check "cat to a terminal says why" grep -q "refusing to write binary data to a t
 
 # More PT_LOADs than e_phnum holds: PN_XNUM, on a hand-made image with
 # 65536 runs, all zero-flagged but three.
-run_hib 0 export -f elf "$TMP/xnum.img" "$TMP/xnum.elf"
+run_hib 0 export -F elf "$TMP/xnum.img" "$TMP/xnum.elf"
 err_has "no VMCOREINFO"
 $PY elf-info "$TMP/xnum.elf" >"$TMP/elf"
 check "xnum: e_phnum = PN_XNUM, real count in sh_info" \
@@ -153,9 +153,9 @@ printf '0 0\n2 2\n4 4\n' >"$TMP/runs"
 $PY pages-cat $PS "$TMP/cat.bin" "$TMP/runs" >"$TMP/want"
 grep -v " $zero\$" "$TMP/got" >"$TMP/got.data"
 check "xnum: data pages at their PFNs" cmp -s "$TMP/want" "$TMP/got.data"
-run_hib 0 export -f lime "$TMP/xnum.img" "$TMP/xnum.lime"
+run_hib 0 export -F lime "$TMP/xnum.img" "$TMP/xnum.lime"
 check "xnum: LiME ranges" test "$($PY lime-check "$TMP/xnum.lime")" = ranges=65536
-run_hib 0 export -f raw "$TMP/xnum.img" "$TMP/xnum.raw"
+run_hib 0 export -F raw "$TMP/xnum.img" "$TMP/xnum.raw"
 check "xnum: raw of 512 MiB takes almost no disk" \
 	test "$(( $(stat -c %b "$TMP/xnum.raw") * $(stat -c %B "$TMP/xnum.raw") ))" -le 1048576
 run_hib 0 info --json "$TMP/xnum.img"
@@ -164,8 +164,8 @@ check "xnum: two slots outside the image hold data" \
 
 # usage
 run_hib 2 export "$TMP/xnum.img" "$TMP/x";               err_has "--format is required"
-run_hib 2 export -f vmem "$TMP/xnum.img" "$TMP/x";       err_has "unknown format"
-run_hib 2 export -f raw "$TMP/xnum.img";                 err_has "missing argument"
+run_hib 2 export -F vmem "$TMP/xnum.img" "$TMP/x";       err_has "unknown format"
+run_hib 2 export -F raw "$TMP/xnum.img";                 err_has "missing argument"
 run_hib 2 cat "$TMP/xnum.img";                           err_has "one of --pfn"
 run_hib 2 cat "$TMP/xnum.img" --pfn 1 --slot 1;          err_has "exclude each other"
 run_hib 2 cat "$TMP/xnum.img" --pfn 4-2;                 err_has "below the start"

@@ -9,7 +9,7 @@ for name in $(fixtures); do
 	R=$(roff "$name")
 	before=$(sha256sum <"$img")
 	for to in lz4 lzo; do
-		run_hib 0 recompress $R --to $to "$img" "$TMP/out.img"
+		run_hib 0 recompress $R -f --to $to "$img" "$TMP/out.img"
 		run_hib 0 verify $R "$TMP/out.img"
 		run_hib 0 verify $R --json "$TMP/out.img"
 		check "$name -> $to: compression" test "$(json_get "$TMP/out" compression)" = $to
@@ -40,9 +40,126 @@ R=
 lzo=$(for f in $(fixtures0); do [ "$(sidecar "$f" compression)" = lzo ] && echo "$f"; done | head -1)
 run_hib 2 recompress $R --to none "$FIX_IMG/$lzo.img" "$TMP/raw.img"; err_has "missing"
 check "refused rewrite leaves no output" test ! -e "$TMP/raw.img"
-run_hib 0 recompress $R --to none --unsafe-extra-slots "$FIX_IMG/$lzo.img" "$TMP/raw.img"
+run_hib 0 recompress $R -f --to none --unsafe-extra-slots "$FIX_IMG/$lzo.img" "$TMP/raw.img"
 err_has "outside the source image were used"
 run_hib 0 verify $R "$TMP/raw.img"
+run_hib 2 recompress $R --to none --overwrite-swapped-out "$FIX_IMG/$lzo.img" "$TMP/x.img"
+err_has "goes with --unsafe-extra-slots"
+rm -f "$TMP/raw.img"
+
+# --unsafe-extra-slots takes the slots outside the image that read as zero
+# first (issue 12), and refuses to overwrite slots holding data (swapped-out
+# pages) without --overwrite-swapped-out. Slot numbers from python walking
+# the raw disk, as fixtures/check-rewrites.sh does:
+#   slotwalk outside IMG        -> "image=N nonzero_outside=M"
+#   slotwalk compare SRC OUT    -> pages changed outside SRC's image, OUT's
+#                                  slots outside it, how many of them held data
+#   slotwalk fill SRC DST KEEP  -> DST = SRC with every all-zero page outside
+#                                  the image (not page 0, not past last_page)
+#                                  filled with 0xA5, but the highest KEEP
+slotwalk() {
+	python3 - "$@" <<'EOF'
+import shutil, struct, sys
+PG = 4096
+Z = bytes(PG)
+def load(p):
+    with open(p, 'rb') as f:
+        return f.read()
+def image_slots(d):
+    n = len(d) // PG
+    s = {0}
+    m = struct.unpack_from('<Q', d, 4064)[0]
+    while m:
+        assert m not in s and m < n, m
+        s.add(m)
+        e = struct.unpack_from('<512Q', d, m * PG)
+        s.update(x for x in e[:511] if x)
+        m = e[511]
+    return s
+def nz(d, p):
+    return d[p * PG:(p + 1) * PG] != Z
+op = sys.argv[1]
+if op == 'outside':
+    d = load(sys.argv[2])
+    s = image_slots(d)
+    print('image=%d nonzero_outside=%d' % (len(s) - 1,
+          sum(1 for p in range(len(d) // PG) if p not in s and nz(d, p))))
+elif op == 'compare':
+    a, b = load(sys.argv[2]), load(sys.argv[3])
+    sa, sb = image_slots(a), image_slots(b)
+    extra = sb - sa
+    print('outside_changed=%d out_extra=%d out_extra_was_nonzero=%d' % (
+        sum(1 for p in range(len(a) // PG)
+            if p not in sa and a[p * PG:(p + 1) * PG] != b[p * PG:(p + 1) * PG]),
+        len(extra), sum(1 for p in extra if nz(a, p))))
+else:
+    d = load(sys.argv[2])
+    s = image_slots(d)
+    keep = int(sys.argv[4])
+    last = struct.unpack_from('<I', d, 1028)[0]
+    zero = [p for p in range(1, min(len(d) // PG, last + 1)) if p not in s and not nz(d, p)]
+    shutil.copyfile(sys.argv[2], sys.argv[3])
+    with open(sys.argv[3], 'r+b') as f:
+        for p in zero[:len(zero) - keep]:
+            f.seek(p * PG)
+            f.write(b'\xa5' * PG)
+    print('filled=%d kept=%d' % (len(zero) - keep, keep))
+EOF
+}
+kv() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+
+swapped=
+for name in $(fixtures0); do
+	[ "$(sidecar "$name" compression)" != none ] || continue
+	img=$FIX_IMG/$name.img
+	OS=$(slotwalk outside "$img")
+	[ "$(kv "$OS" nonzero_outside)" -gt 0 ] || continue
+	run_hib 0 recompress --to none --unsafe-extra-slots --dry-run --json "$img"
+	[ "$(json_get "$TMP/out" slots-extra)" -gt 0 ] || continue
+	swapped="$swapped $name"
+	run_hib 0 recompress --to none --unsafe-extra-slots --json "$img" "$TMP/raw.img"
+	cp "$TMP/out" "$TMP/raw.json"
+	err_has "all read as zero"
+	CMPR=$(slotwalk compare "$img" "$TMP/raw.img")
+	check "$name ($OS): --unsafe-extra-slots overwrote no slot holding data ($CMPR)" \
+		test "$(kv "$CMPR" out_extra_was_nonzero)" = 0
+	check "$name: slots-extra-data = 0" test "$(json_get "$TMP/raw.json" slots-extra-data)" = 0
+	check "$name: slots-extra = the disk's extra slots ($CMPR)" \
+		test "$(json_get "$TMP/raw.json" slots-extra)" = "$(kv "$CMPR" out_extra)"
+	check "$name: slots-extra-zero = slots-extra" \
+		test "$(json_get "$TMP/raw.json" slots-extra-zero)" = "$(kv "$CMPR" out_extra)"
+	check "$name: nothing outside the old image changed but the extra slots ($CMPR)" \
+		test "$(kv "$CMPR" outside_changed)" -le "$(kv "$CMPR" out_extra)"
+	run_hib 0 verify "$TMP/raw.img"
+	rm -f "$TMP/raw.img"
+done
+check "a fixture with swapped-out pages outside its image needs extra slots for --to none" \
+	test -n "$swapped"
+
+# The same area as a used swap area leaves it (a freed slot keeps its bytes):
+# every slot it could take holds data, or all but the KEEP highest.
+set -- $swapped
+name=$1 img=$FIX_IMG/$1.img
+for keep in 0 100; do
+	F=$(slotwalk fill "$img" "$TMP/filled.img" $keep)
+	run_hib 2 recompress --to none --unsafe-extra-slots --dry-run "$TMP/filled.img"
+	err_has "hold data (pages the hibernated system had swapped out, probably); --overwrite-swapped-out"
+	run_hib 2 recompress --to none --unsafe-extra-slots "$TMP/filled.img" "$TMP/raw.img"
+	err_has ": $keep read as zero"
+	check "$name filled ($F): refused, no output" test ! -e "$TMP/raw.img"
+	run_hib 0 recompress --to none --unsafe-extra-slots --overwrite-swapped-out --json \
+		"$TMP/filled.img" "$TMP/raw.img"
+	err_has "held data, probably pages the hibernated system had swapped out: overwritten"
+	CMPR=$(slotwalk compare "$TMP/filled.img" "$TMP/raw.img")
+	check "$name filled ($F): slots-extra-data = python's overwritten data slots ($CMPR)" \
+		test "$(json_get "$TMP/out" slots-extra-data)" = "$(kv "$CMPR" out_extra_was_nonzero)"
+	check "$name filled ($F): the $keep zero slots are taken first ($CMPR)" \
+		test "$(( $(kv "$CMPR" out_extra) - $(kv "$CMPR" out_extra_was_nonzero) ))" = $keep
+	check "$name filled: slots-extra-zero = $keep" \
+		test "$(json_get "$TMP/out" slots-extra-zero)" = $keep
+	run_hib 0 verify "$TMP/raw.img"
+	rm -f "$TMP/raw.img" "$TMP/filled.img"
+done
 
 run_hib 2 recompress $R "$FIX_IMG/$lzo.img" "$TMP/x.img";              err_has "--to is required"
 run_hib 2 recompress $R --to zstd "$FIX_IMG/$lzo.img" "$TMP/x.img";    err_has "unknown compressor"

@@ -105,7 +105,7 @@ for name in $(fixtures0); do
 	raw=$img
 	if [ "$comp" != none ]; then
 		raw=$TMP/raw.img
-		run_hib 0 recompress --to none --unsafe-extra-slots "$img" "$raw"
+		run_hib 0 recompress -f --to none --unsafe-extra-slots "$img" "$raw"
 	fi
 	set -- $(rawcount "$raw")
 	r_entries=$1 r_flagged=$2 r_zero=$3 r_same=$4 r_dup=$5 r_high=$6

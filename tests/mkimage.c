@@ -126,7 +126,9 @@ int main(int argc, char **argv)
 		{ "stream-out", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct hib_build_opts o = { .to = HIB_COMP_LZO, .level = HIB_LEVEL_AUTO };
+	/* its own scratch output: a rerun replaces it */
+	struct hib_build_opts o = { .to = HIB_COMP_LZO, .level = HIB_LEVEL_AUTO,
+				    .output_flags = HIB_OUTPUT_FORCE };
 	struct hib_recompress_result res;
 	struct pool p = { 0 };
 	struct hib_image *img;

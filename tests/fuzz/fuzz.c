@@ -100,7 +100,9 @@ static void build_template(void)
 	int raw = !strcmp(harness, "pfns") || !strcmp(harness, "export");
 	enum hib_compression comp = raw ? HIB_COMP_NONE :
 				    !strcmp(harness, "chunk_lz4") ? HIB_COMP_LZ4 : HIB_COMP_LZO;
-	struct hib_build_opts o = { .to = comp, .level = HIB_LEVEL_AUTO, .threads = 1 };
+	/* FORCE: the builder replaces the name mkstemp() reserved */
+	struct hib_build_opts o = { .to = comp, .level = HIB_LEVEL_AUTO, .threads = 1,
+				    .output_flags = HIB_OUTPUT_FORCE };
 	struct hib_recompress_result res;
 	static unsigned char pages[24 * PS], info[PS];
 	uint64_t pfns[48];
@@ -193,7 +195,7 @@ static uint64_t run_export(struct hib_image *img)
 	static const enum hib_export_format fmt[] = {
 		HIB_EXPORT_RAW, HIB_EXPORT_LIME, HIB_EXPORT_ELF
 	};
-	struct hib_export_opts o = { .threads = 1 };
+	struct hib_export_opts o = { .threads = 1, .output_flags = HIB_OUTPUT_FORCE };
 	struct hib_export_result res;
 	char out[64];
 	uint64_t sum = 0;

@@ -50,62 +50,8 @@ rm -f "$TMP/raw.img"
 # --unsafe-extra-slots takes the slots outside the image that read as zero
 # first (issue 12), and refuses to overwrite slots holding data (swapped-out
 # pages) without --overwrite-swapped-out. Slot numbers from python walking
-# the raw disk, as fixtures/check-rewrites.sh does:
-#   slotwalk outside IMG        -> "image=N nonzero_outside=M"
-#   slotwalk compare SRC OUT    -> pages changed outside SRC's image, OUT's
-#                                  slots outside it, how many of them held data
-#   slotwalk fill SRC DST KEEP  -> DST = SRC with every all-zero page outside
-#                                  the image (not page 0, not past last_page)
-#                                  filled with 0xA5, but the highest KEEP
-slotwalk() {
-	python3 - "$@" <<'EOF'
-import shutil, struct, sys
-PG = 4096
-Z = bytes(PG)
-def load(p):
-    with open(p, 'rb') as f:
-        return f.read()
-def image_slots(d):
-    n = len(d) // PG
-    s = {0}
-    m = struct.unpack_from('<Q', d, 4064)[0]
-    while m:
-        assert m not in s and m < n, m
-        s.add(m)
-        e = struct.unpack_from('<512Q', d, m * PG)
-        s.update(x for x in e[:511] if x)
-        m = e[511]
-    return s
-def nz(d, p):
-    return d[p * PG:(p + 1) * PG] != Z
-op = sys.argv[1]
-if op == 'outside':
-    d = load(sys.argv[2])
-    s = image_slots(d)
-    print('image=%d nonzero_outside=%d' % (len(s) - 1,
-          sum(1 for p in range(len(d) // PG) if p not in s and nz(d, p))))
-elif op == 'compare':
-    a, b = load(sys.argv[2]), load(sys.argv[3])
-    sa, sb = image_slots(a), image_slots(b)
-    extra = sb - sa
-    print('outside_changed=%d out_extra=%d out_extra_was_nonzero=%d' % (
-        sum(1 for p in range(len(a) // PG)
-            if p not in sa and a[p * PG:(p + 1) * PG] != b[p * PG:(p + 1) * PG]),
-        len(extra), sum(1 for p in extra if nz(a, p))))
-else:
-    d = load(sys.argv[2])
-    s = image_slots(d)
-    keep = int(sys.argv[4])
-    last = struct.unpack_from('<I', d, 1028)[0]
-    zero = [p for p in range(1, min(len(d) // PG, last + 1)) if p not in s and not nz(d, p)]
-    shutil.copyfile(sys.argv[2], sys.argv[3])
-    with open(sys.argv[3], 'r+b') as f:
-        for p in zero[:len(zero) - keep]:
-            f.seek(p * PG)
-            f.write(b'\xa5' * PG)
-    print('filled=%d kept=%d' % (len(zero) - keep, keep))
-EOF
-}
+# the raw disk (tests/swapslots.py, which fixtures/check-rewrites.sh uses too).
+slotwalk() { python3 "$top_srcdir/tests/swapslots.py" "$@"; }
 kv() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 
 swapped=

@@ -257,7 +257,9 @@ kill_row() {
 	# shellcheck disable=SC2046
 	# a background job of a script starts with SIGINT ignored, and hibimg
 	# keeps what its caller ignores: give it the default back
-	env --default-signal=INT,PIPE "$@" "$HIBIMG" $(long_args "$c" "$out") -f \
+	env --default-signal=INT,PIPE \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		"$@" "$HIBIMG" $(long_args "$c" "$out") -f \
 		>/dev/null 2>"$TMP/err" &
 	pid=$!
 	sleep "$delay"

@@ -175,4 +175,15 @@ static inline uint64_t div_round_up(uint64_t a, uint64_t b)
 	return (a + b - 1) / b;
 }
 
+/* Slots an image of `pages` written pages (swsusp_info and the stream, raw
+ * or chunk pages) takes with its swap-map pages, as swap_write_page()
+ * allocates them: the first map page from get_swap_writer(), another each
+ * time one fills (epm = MAP_PAGE_ENTRIES entries), also right after the
+ * last entry, so a multiple of epm costs one map page more than rounding
+ * up would say. The resume page is not counted. */
+static inline uint64_t hib_swap_slots(uint64_t pages, uint64_t epm)
+{
+	return pages + pages / epm + 1;
+}
+
 #endif /* _HIBIMGP_H */

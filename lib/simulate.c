@@ -234,9 +234,8 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 				s->cmp_bytes = sk->cmp_bytes[id];
 				s->chunks = sk->nchunks;
 			}
-			/* swap_write_page(): a map page per MAP_PAGE_ENTRIES pages */
-			entries = 1 + data_disk;
-			s->disk_pages = entries + div_round_up(entries, epm);
+			entries = 1 + data_disk;    /* swsusp_info + stream */
+			s->disk_pages = hib_swap_slots(entries, epm);
 			s->written_bytes = s->disk_pages * ps;
 
 			copy_rate = zc ? r->rate_zerocheck_scan :

@@ -628,9 +628,7 @@ static int plan_zero(struct wctx *w)
 
 static uint64_t slots_for(const struct wctx *w, uint64_t disk_pages)
 {
-	uint64_t E = 1 + disk_pages;        /* swsusp_info + stream */
-
-	return E + E / w->epm + 1;
+	return hib_swap_slots(1 + disk_pages, w->epm);    /* swsusp_info + stream */
 }
 
 static int cmp_gain_desc(const void *a, const void *b, void *arg)

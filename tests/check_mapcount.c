@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * check_mapcount - how many slots an image's swap-map chain takes, the one
+ * format fact writer.c and simulate.c both need (issue 13: they differed
+ * by one page whenever the written pages were a multiple of 511).
+ *
+ * Images are built with hib_image_build() for a chosen number of written
+ * pages E = 1 (swsusp_info) + meta + data, raw. The independent count is a
+ * walk of the built file's own map chain (struct swap_map_page: 511
+ * entries, then next_swap), the way the kernel's load_image() follows it.
+ * Against it: the builder's own count, and the simulator's disk pages for
+ * the scenario that matches the image.
+ */
+#include "config.h"
+
+#include <check.h>
+#include <hibimg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PS 4096u
+#define EPM 511u
+
+static uint64_t le64(const unsigned char *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* Map pages plus non-zero entries of the chain the resume page names. */
+static uint64_t walk_slots(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char pg[PS];
+	uint64_t m, slots = 0, guard = 0;
+	unsigned int k;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fread(pg, 1, PS, f), PS);
+	ck_assert_int_eq(memcmp(pg + PS - 10, "S1SUSPEND", 9), 0);
+	m = le64(pg + PS - 32);
+	while (m) {
+		ck_assert_uint_lt(guard++, 1u << 20);
+		ck_assert_int_eq(fseeko(f, (off_t)(m * PS), SEEK_SET), 0);
+		ck_assert_int_eq(fread(pg, 1, PS, f), PS);
+		slots++;
+		for (k = 0; k < EPM; k++)
+			slots += le64(pg + 8 * k) != 0;
+		m = le64(pg + 8 * EPM);
+	}
+	fclose(f);
+	return slots;
+}
+
+static int fill(void *arg, uint64_t i, unsigned char *page)
+{
+	(void)arg;
+	memset(page, (int)(0x31 + i % 200), PS);
+	memcpy(page, &i, sizeof(i));
+	return 0;
+}
+
+/* N PFN-list entries, no zero pages, raw: E = 1 + ceil(N / 512) + N. */
+static void check_entries(uint64_t n)
+{
+	char dir[] = "/tmp/hibimg-check-mapcount-XXXXXX", path[128];
+	uint64_t *pfns = malloc(n * sizeof(*pfns)), i, E, walked;
+	struct hib_build_opts bo = { .to = HIB_COMP_NONE, .level = HIB_LEVEL_AUTO,
+				     .threads = 1 };
+	struct hib_sim_opts so = { .threads = 1 };
+	struct hib_recompress_result res;
+	struct hib_sim_result sr;
+	struct hib_image *img;
+	size_t k;
+	int found = 0;
+
+	ck_assert_ptr_nonnull(pfns);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/img", dir);
+	for (i = 0; i < n; i++)
+		pfns[i] = 0x100 + i;
+	img = hib_image_new();
+	ck_assert_int_eq(hib_image_build(img, path, &bo, n, pfns, NULL, fill, NULL, &res),
+			 HIB_OK);
+	hib_image_free(img);
+	E = 1 + (n * 8 + PS - 1) / PS + n;
+	ck_assert_uint_eq(1 + res.disk_pages, E);
+
+	walked = walk_slots(path);
+	ck_assert_msg(res.slots_needed == walked, "E=%llu: builder %llu slots, chain %llu",
+		      (unsigned long long)E, (unsigned long long)res.slots_needed,
+		      (unsigned long long)walked);
+
+	img = hib_image_new();
+	ck_assert_int_eq(hib_image_open(img, path), HIB_OK);
+	ck_assert_int_eq(hib_image_load(img), HIB_OK);
+	ck_assert_int_eq(hib_simulate(img, &so, &sr), HIB_OK);
+	for (k = 0; k < sr.n; k++)
+		if (sr.sc[k].matches_image) {
+			found = 1;
+			ck_assert_msg(sr.sc[k].disk_pages == walked,
+				      "E=%llu: simulate %llu disk pages, chain %llu",
+				      (unsigned long long)E,
+				      (unsigned long long)sr.sc[k].disk_pages,
+				      (unsigned long long)walked);
+		}
+	ck_assert(found);
+	hib_image_free(img);
+	unlink(path);
+	rmdir(dir);
+	free(pfns);
+}
+
+/* E = 1 + 2 + 1019 = 1022 = 2 * 511: the case that drifted. */
+START_TEST(multiple_of_511) { check_entries(1019); }
+END_TEST
+/* E = 1021 and 1023 around it, and E = 511 itself (1 + 1 + 509). */
+START_TEST(around_511k) { check_entries(1018); check_entries(1020); check_entries(509); }
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("mapcount");
+	TCase *tc = tcase_create("chain");
+	SRunner *sr;
+	int failed;
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, multiple_of_511);
+	tcase_add_test(tc, around_511k);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * export.c - the saved memory as the files memory-forensics tools open:
- * a raw physical image, LiME, or an ELF64 core with the kernel's VMCOREINFO;
- * saved pages read back by PFN; the swap slots the image does not own.
+ * a raw physical image, LiME, or an ELF64 core with the kernel's VMCOREINFO.
+ * (Single pages by PFN or slot: pages.c.)
  *
  * Every PFN-list entry, zero-flagged or not, takes one page in the output,
  * and both appear in ascending PFN order, so a page's file offset follows
@@ -64,41 +64,6 @@ struct ex {
 	uint64_t phys_base, kimage_size;    /* ELF x86_64: the kernel-image window */
 	unsigned char *vmci;        /* ELF: copy of the VMCOREINFO page */
 };
-
-static uint64_t run_len(const struct hib_image *img, uint64_t r)
-{
-	uint64_t next = r + 1 < img->n_runs ? img->runs[r + 1].first_entry :
-			img->pfns.entries;
-
-	return next - img->runs[r].first_entry;
-}
-
-/* The list entry holding pfn, by binary search over the runs. */
-static bool find_pfn(const struct hib_image *img, uint64_t pfn, uint64_t *entry)
-{
-	uint64_t lo = 0, hi = img->n_runs;
-
-	if (!hi || pfn < img->runs[0].start_pfn)
-		return false;
-	while (hi - lo > 1) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (img->runs[mid].start_pfn <= pfn)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	if (pfn - img->runs[lo].start_pfn >= run_len(img, lo))
-		return false;
-	if (entry)
-		*entry = img->runs[lo].first_entry + (pfn - img->runs[lo].start_pfn);
-	return true;
-}
-
-static bool all_zero(const unsigned char *p, size_t n)
-{
-	return !p[0] && !memcmp(p, p + 1, n - 1);
-}
 
 static int flush(struct ex *x)
 {
@@ -185,7 +150,7 @@ static int lime_header(struct ex *x, uint64_t r)
 	put(h, LIME_MAGIC, 4, false);
 	put(h + 4, LIME_VERSION, 4, false);
 	put(h + 8, start, 8, false);
-	put(h + 16, start + run_len(img, r) * x->ps - 1, 8, false);
+	put(h + 16, start + hib_pfn_run_len(img, r) * x->ps - 1, 8, false);
 	return emit(x, r * LIME_HDR + img->runs[r].first_entry * x->ps, h, sizeof(h));
 }
 
@@ -239,7 +204,7 @@ static bool kmap_part(const struct ex *x, uint64_t r, uint64_t *a, uint64_t *b)
 {
 	const struct hib_image *img = x->img;
 	uint64_t start = img->runs[r].start_pfn * x->ps;
-	uint64_t end = start + run_len(img, r) * x->ps;
+	uint64_t end = start + hib_pfn_run_len(img, r) * x->ps;
 
 	int64_t lo = (int64_t)x->phys_base, hi = lo + (int64_t)x->kimage_size;
 
@@ -318,7 +283,7 @@ static int elf_headers(struct ex *x)
 		off += ELF_PHDR;
 	}
 	for (r = 0; rc == HIB_OK && r < img->n_runs; r++) {
-		uint64_t bytes = run_len(img, r) * x->ps;
+		uint64_t bytes = hib_pfn_run_len(img, r) * x->ps;
 
 		memset(p, 0, sizeof(p));
 		put(p, PT_LOAD, 4, be);
@@ -402,7 +367,7 @@ static int stream_pages(struct ex *x)
 				x->res->vmcoreinfo_pfn = pg.pfn;
 				x->res->vmcoreinfo_len = strnlen((char *)x->vmci, x->ps);
 			}
-			if (!all_zero(pg.data, x->ps)) {
+			if (!hib_page_zero(pg.data, x->ps)) {
 				rc = emit(x, page_offset(x, pg.pfn, r, pg.entry), pg.data, x->ps);
 				if (rc)
 					break;
@@ -486,153 +451,5 @@ out:
 	rc = hib_output_close(x.out, rc);
 	free(x.buf);
 	free(x.vmci);
-	return rc;
-}
-
-int hib_image_read_pfns(struct hib_image *img, const struct hib_pfn_range *r,
-			size_t n, hib_page_cb cb, void *arg)
-{
-	struct hib_reader *rd;
-	struct hib_page pg;
-	unsigned char *zero;
-	uint64_t pfn, e0, e1;
-	size_t k;
-	int rc;
-
-	if (!img->loaded)
-		return hib_seterr(img, HIB_ERR_INVAL, "image not loaded");
-	if (!n)
-		return hib_seterr(img, HIB_ERR_INVAL, "no PFN range given");
-	rc = hib_image_load_pfns(img);
-	if (rc)
-		return rc;
-	/* Refuse before any byte goes out: a missing PFN would otherwise
-	 * leave the caller with a silently short copy. */
-	for (k = 0; k < n; k++) {
-		if (r[k].first > r[k].last || (k && r[k].first <= r[k - 1].last))
-			return hib_seterr(img, HIB_ERR_INVAL,
-					  "PFN range 0x%llx-0x%llx: ranges must be ascending, disjoint and not empty",
-					  (unsigned long long)r[k].first,
-					  (unsigned long long)r[k].last);
-		if (find_pfn(img, r[k].first, &e0) && find_pfn(img, r[k].last, &e1) &&
-		    e1 - e0 == r[k].last - r[k].first)
-			continue;
-		for (pfn = r[k].first; find_pfn(img, pfn, NULL); pfn++)
-			;
-		return hib_seterr(img, HIB_ERR_INVAL, "PFN 0x%llx is not saved in the image",
-				  (unsigned long long)pfn);
-	}
-	zero = calloc(1, img->lay.ps);
-	if (!zero)
-		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
-	rc = hib_reader_new(img, &rd);
-	if (rc) {
-		free(zero);
-		return rc;
-	}
-	k = 0;
-	while ((rc = hib_reader_next(rd, &pg)) == 1) {
-		while (pg.pfn > r[k].last)
-			k++;        /* the last range ends the loop below first */
-		if (pg.pfn < r[k].first)
-			continue;
-		rc = cb(pg.pfn, pg.data ? pg.data : zero, arg);
-		if (rc) {
-			rc = hib_seterr(img, rc < 0 ? rc : HIB_ERR_INVAL,
-					"PFN 0x%llx: stopped by the caller",
-					(unsigned long long)pg.pfn);
-			break;
-		}
-		if (pg.pfn == r[n - 1].last)
-			break;
-	}
-	hib_reader_free(rd);
-	free(zero);
-	return rc < 0 ? rc : HIB_OK;
-}
-
-int hib_image_read_slot(struct hib_image *img, uint64_t slot, void *buf)
-{
-	char what[64];
-
-	if (!img->opened)
-		return hib_seterr(img, HIB_ERR_INVAL, "image not open");
-	if (slot >= img->devpages)
-		return hib_seterr(img, HIB_ERR_INVAL,
-				  "slot %llu is beyond the end of %s (%llu pages)",
-				  (unsigned long long)slot, img->path,
-				  (unsigned long long)img->devpages);
-	snprintf(what, sizeof(what), "slot %llu", (unsigned long long)slot);
-	return hib_pread(img, buf, img->lay.ps, slot * img->lay.ps, what);
-}
-
-static void mark(uint8_t *bits, uint64_t n)
-{
-	bits[n >> 3] |= (uint8_t)(1u << (n & 7));
-}
-
-int hib_image_slot_usage(struct hib_image *img, struct hib_slot_usage *u)
-{
-	const size_t block = 1u << 20;
-	unsigned int ps = img->lay.ps;
-	uint64_t area, i, dev, s;
-	uint8_t *own;
-	unsigned char *buf;
-	int rc = HIB_OK;
-
-	memset(u, 0, sizeof(*u));
-	if (!img->loaded)
-		return hib_seterr(img, HIB_ERR_INVAL, "image not loaded");
-	/* In a swap file the slots are scattered over the partition by the
-	 * file's extents, which the partition image alone does not give. */
-	if (img->resume_offset)
-		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
-				  "slot usage needs a swap partition, not a swap file (resume offset %llu)",
-				  (unsigned long long)img->resume_offset);
-	area = img->devpages;
-	if (img->hdr.swap_version == 1 && img->hdr.last_page &&
-	    (uint64_t)img->hdr.last_page + 1 < area)
-		area = (uint64_t)img->hdr.last_page + 1;
-	own = calloc(area / 8 + 1, 1);
-	buf = malloc(block);
-	if (!own || !buf) {
-		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
-		goto out;
-	}
-	mark(own, 0);
-	for (i = 0; i < img->n_map_pages; i++)
-		if (img->map_pages[i] < area)
-			mark(own, img->map_pages[i]);
-	for (i = 0; i < img->info.map_entries; i++) {
-		rc = hib_image_map_entry(img, i, &dev);
-		if (rc)
-			goto out;
-		if (dev < area)
-			mark(own, dev);
-	}
-	u->area_pages = area;
-	for (s = 0; s < area; s++)
-		u->image_slots += (own[s >> 3] >> (s & 7)) & 1;
-	for (s = 0; s < area;) {
-		uint64_t n = block / ps, k;
-
-		if (n > area - s)
-			n = area - s;
-		rc = hib_pread(img, buf, n * ps, s * ps, "scanning the swap area");
-		if (rc)
-			goto out;
-		for (k = 0; k < n; k++, s++) {
-			if ((own[s >> 3] >> (s & 7)) & 1)
-				continue;
-			if (all_zero(buf + k * ps, ps))
-				continue;
-			if (!u->foreign_data)
-				u->first_foreign = s;
-			u->foreign_data++;
-		}
-	}
-out:
-	free(own);
-	free(buf);
 	return rc;
 }

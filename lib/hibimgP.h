@@ -152,6 +152,9 @@ HIB_HIDDEN int hib_pfn_index_reset(struct hib_image *img, uint64_t meta_pages);
 HIB_HIDDEN int hib_pfn_index_add(struct hib_image *img, uint64_t entry,
 				 uint64_t pfn, bool zero);
 HIB_HIDDEN bool hib_pfn_is_zero(const struct hib_image *img, uint64_t entry);
+/* PFN-list runs: entries in run r; the entry holding pfn, by binary search. */
+HIB_HIDDEN uint64_t hib_pfn_run_len(const struct hib_image *img, uint64_t r);
+HIB_HIDDEN bool hib_pfn_find(const struct hib_image *img, uint64_t pfn, uint64_t *entry);
 
 /* uswsusp.c */
 HIB_HIDDEN int hib_uswsusp_load(struct hib_image *img);

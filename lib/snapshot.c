@@ -325,3 +325,34 @@ int hib_image_pfn_entry(const struct hib_image *img, uint64_t i, uint64_t *pfn,
 		*zero = hib_pfn_is_zero(img, i);
 	return HIB_OK;
 }
+
+/* Entries in run r of the PFN list. */
+uint64_t hib_pfn_run_len(const struct hib_image *img, uint64_t r)
+{
+	uint64_t next = r + 1 < img->n_runs ? img->runs[r + 1].first_entry :
+			img->pfns.entries;
+
+	return next - img->runs[r].first_entry;
+}
+
+/* The list entry holding pfn, by binary search over the runs. */
+bool hib_pfn_find(const struct hib_image *img, uint64_t pfn, uint64_t *entry)
+{
+	uint64_t lo = 0, hi = img->n_runs;
+
+	if (!hi || pfn < img->runs[0].start_pfn)
+		return false;
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (img->runs[mid].start_pfn <= pfn)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (pfn - img->runs[lo].start_pfn >= hib_pfn_run_len(img, lo))
+		return false;
+	if (entry)
+		*entry = img->runs[lo].first_entry + (pfn - img->runs[lo].start_pfn);
+	return true;
+}

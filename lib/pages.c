@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * pages.c - single pages out of an image for callers that want a few of
+ * them: saved pages by PFN (one pass of the stream, stopping after the
+ * last), a raw swap slot, and which slots hold something the image does
+ * not own.
+ */
+#include "hibimgP.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int hib_image_read_pfns(struct hib_image *img, const struct hib_pfn_range *r,
+			size_t n, hib_page_cb cb, void *arg)
+{
+	struct hib_reader *rd;
+	struct hib_page pg;
+	unsigned char *zero;
+	uint64_t pfn, e0, e1;
+	size_t k;
+	int rc;
+
+	if (!img->loaded)
+		return hib_seterr(img, HIB_ERR_INVAL, "image not loaded");
+	if (!n)
+		return hib_seterr(img, HIB_ERR_INVAL, "no PFN range given");
+	rc = hib_image_load_pfns(img);
+	if (rc)
+		return rc;
+	/* Refuse before any byte goes out: a missing PFN would otherwise
+	 * leave the caller with a silently short copy. */
+	for (k = 0; k < n; k++) {
+		if (r[k].first > r[k].last || (k && r[k].first <= r[k - 1].last))
+			return hib_seterr(img, HIB_ERR_INVAL,
+					  "PFN range 0x%llx-0x%llx: ranges must be ascending, disjoint and not empty",
+					  (unsigned long long)r[k].first,
+					  (unsigned long long)r[k].last);
+		if (hib_pfn_find(img, r[k].first, &e0) && hib_pfn_find(img, r[k].last, &e1) &&
+		    e1 - e0 == r[k].last - r[k].first)
+			continue;
+		for (pfn = r[k].first; hib_pfn_find(img, pfn, NULL); pfn++)
+			;
+		return hib_seterr(img, HIB_ERR_INVAL, "PFN 0x%llx is not saved in the image",
+				  (unsigned long long)pfn);
+	}
+	zero = calloc(1, img->lay.ps);
+	if (!zero)
+		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	rc = hib_reader_new(img, &rd);
+	if (rc) {
+		free(zero);
+		return rc;
+	}
+	k = 0;
+	while ((rc = hib_reader_next(rd, &pg)) == 1) {
+		while (pg.pfn > r[k].last)
+			k++;        /* the last range ends the loop below first */
+		if (pg.pfn < r[k].first)
+			continue;
+		rc = cb(pg.pfn, pg.data ? pg.data : zero, arg);
+		if (rc) {
+			rc = hib_seterr(img, rc < 0 ? rc : HIB_ERR_INVAL,
+					"PFN 0x%llx: stopped by the caller",
+					(unsigned long long)pg.pfn);
+			break;
+		}
+		if (pg.pfn == r[n - 1].last)
+			break;
+	}
+	hib_reader_free(rd);
+	free(zero);
+	return rc < 0 ? rc : HIB_OK;
+}
+
+int hib_image_read_slot(struct hib_image *img, uint64_t slot, void *buf)
+{
+	char what[64];
+
+	if (!img->opened)
+		return hib_seterr(img, HIB_ERR_INVAL, "image not open");
+	if (slot >= img->devpages)
+		return hib_seterr(img, HIB_ERR_INVAL,
+				  "slot %llu is beyond the end of %s (%llu pages)",
+				  (unsigned long long)slot, img->path,
+				  (unsigned long long)img->devpages);
+	snprintf(what, sizeof(what), "slot %llu", (unsigned long long)slot);
+	return hib_pread(img, buf, img->lay.ps, slot * img->lay.ps, what);
+}
+
+static void mark(uint8_t *bits, uint64_t n)
+{
+	bits[n >> 3] |= (uint8_t)(1u << (n & 7));
+}
+
+int hib_image_slot_usage(struct hib_image *img, struct hib_slot_usage *u)
+{
+	const size_t block = 1u << 20;
+	unsigned int ps = img->lay.ps;
+	uint64_t area, i, dev, s;
+	uint8_t *own;
+	unsigned char *buf;
+	int rc = HIB_OK;
+
+	memset(u, 0, sizeof(*u));
+	if (!img->loaded)
+		return hib_seterr(img, HIB_ERR_INVAL, "image not loaded");
+	/* In a swap file the slots are scattered over the partition by the
+	 * file's extents, which the partition image alone does not give. */
+	if (img->resume_offset)
+		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
+				  "slot usage needs a swap partition, not a swap file (resume offset %llu)",
+				  (unsigned long long)img->resume_offset);
+	area = img->devpages;
+	if (img->hdr.swap_version == 1 && img->hdr.last_page &&
+	    (uint64_t)img->hdr.last_page + 1 < area)
+		area = (uint64_t)img->hdr.last_page + 1;
+	own = calloc(area / 8 + 1, 1);
+	buf = malloc(block);
+	if (!own || !buf) {
+		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	mark(own, 0);
+	for (i = 0; i < img->n_map_pages; i++)
+		if (img->map_pages[i] < area)
+			mark(own, img->map_pages[i]);
+	for (i = 0; i < img->info.map_entries; i++) {
+		rc = hib_image_map_entry(img, i, &dev);
+		if (rc)
+			goto out;
+		if (dev < area)
+			mark(own, dev);
+	}
+	u->area_pages = area;
+	for (s = 0; s < area; s++)
+		u->image_slots += (own[s >> 3] >> (s & 7)) & 1;
+	for (s = 0; s < area;) {
+		uint64_t n = block / ps, k;
+
+		if (n > area - s)
+			n = area - s;
+		rc = hib_pread(img, buf, n * ps, s * ps, "scanning the swap area");
+		if (rc)
+			goto out;
+		for (k = 0; k < n; k++, s++) {
+			if ((own[s >> 3] >> (s & 7)) & 1)
+				continue;
+			if (hib_page_zero(buf + k * ps, ps))
+				continue;
+			if (!u->foreign_data)
+				u->first_foreign = s;
+			u->foreign_data++;
+		}
+	}
+out:
+	free(own);
+	free(buf);
+	return rc;
+}

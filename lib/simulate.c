@@ -25,6 +25,18 @@
 #include <string.h>
 #include <unistd.h>
 
+void hib_sim_defaults(struct hib_sim_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->rate_zerocheck = HIB_SIM_RATE_ZEROCHECK;
+	o->rate_zerocheck_share = HIB_SIM_SHARE_ZEROCHECK;
+	o->rate_loop = HIB_SIM_RATE_LOOP;
+	o->rate_copy_page = HIB_SIM_RATE_COPY_PAGE;
+	o->disk_write = HIB_SIM_DISK_WRITE;
+	o->disk_read = HIB_SIM_DISK_READ;
+	o->zstd_level = HIB_ZSTD_LEVEL;
+}
+
 const char *hib_sim_comp_name(enum hib_sim_comp c)
 {
 	static const char *const n[] = { "none", "lzo", "lz4", "zstd" };

@@ -9,6 +9,16 @@
 /* kernel MB as swsusp_show_speed() prints it: 1000 KiB */
 #define HIB_KMB 1024000.0
 
+/* The simulator's defaults, in kernel MB/s (hib_sim_defaults() hands them
+ * to callers; they are the model's, not the API's). */
+#define HIB_SIM_RATE_ZEROCHECK   436.03  /* seed mail: "Copied 4940240 kbytes in 11.33 s" */
+#define HIB_SIM_SHARE_ZEROCHECK  0.212728 /* 1 - 4940240/6275216: zero share of that run */
+#define HIB_SIM_RATE_LOOP        550.90  /* the same loop without the test */
+#define HIB_SIM_RATE_COPY_PAGE   1584.65 /* copy_page(), no test */
+#define HIB_SIM_DISK_WRITE       500.0
+#define HIB_SIM_DISK_READ        1000.0
+
+
 struct hib_sink {
 	struct hib_image *img;
 	unsigned int ps, hdr;

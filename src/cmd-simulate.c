@@ -15,6 +15,9 @@
 
 static void __attribute__((noreturn)) usage(void)
 {
+	struct hib_sim_opts d;
+
+	hib_sim_defaults(&d);
 	printf("Usage:\n hibimg simulate [options] <spec>\n\n");
 	printf("Model the time and size of hibernating the memory held by an image\n"
 	       "with the zero-page check on (6.6+) and off (nozerocheck), with no\n"
@@ -39,9 +42,9 @@ static void __attribute__((noreturn)) usage(void)
 	       " -n, --noheadings           don't print headings\n"
 	       " -R, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
 	       USAGE_HELP_OPTIONS,
-	       HIB_SIM_DISK_WRITE, HIB_SIM_DISK_READ, HIB_SIM_RATE_ZEROCHECK,
-	       HIB_SIM_SHARE_ZEROCHECK, HIB_SIM_RATE_LOOP, HIB_SIM_RATE_COPY_PAGE,
-	       HIB_ZSTD_LEVEL);
+	       d.disk_write, d.disk_read, d.rate_zerocheck,
+	       d.rate_zerocheck_share, d.rate_loop, d.rate_copy_page,
+	       d.zstd_level);
 	printf("\nMB = 1000 KiB, as the kernel prints rates. See hibimg-simulate(1).\n");
 	exit(EXIT_SUCCESS);
 }
@@ -240,7 +243,7 @@ int cmd_simulate(int argc, char **argv)
 		{ "version",          no_argument,       NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct hib_sim_opts so = { .rate_zerocheck_share = 0 };
+	struct hib_sim_opts so = { .rate_zerocheck_share = 0 }, d;
 	struct hib_sim_result res;
 	struct out_opts oo = { 0 };
 	struct hib_image *img;
@@ -289,7 +292,8 @@ int cmd_simulate(int argc, char **argv)
 		errtryhelp("simulate");
 	}
 	/* a bare rate keeps the seed's share: it was measured on such memory */
-	so.rate_zerocheck_share = have_share ? share : HIB_SIM_SHARE_ZEROCHECK;
+	hib_sim_defaults(&d);
+	so.rate_zerocheck_share = have_share ? share : d.rate_zerocheck_share;
 
 	img = open_image(argv[optind], offset);
 	rc = hib_image_load(img);

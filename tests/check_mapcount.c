@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_mapcount - how many slots an image's swap-map chain takes, the one
- * format fact writer.c and simulate.c both need (issue 13: they differed
+ * format fact the writer and simulate.c both need (issue 13: they differed
  * by one page whenever the written pages were a multiple of 511).
  *
  * Images are built with hib_image_build() for a chosen number of written

@@ -30,24 +30,6 @@ static void copy_sig(char dst[11], const unsigned char *src)
 	dst[10] = 0;
 }
 
-static enum hib_kind sig_kind(const unsigned char *sig, bool *swap)
-{
-	*swap = false;
-	if (!memcmp(sig, "S1SUSPEND", 9))
-		return HIB_KIND_KERNEL;
-	if (!memcmp(sig, "LINHIB0001", 10))
-		return HIB_KIND_KERNEL_DEV;
-	if (!memcmp(sig, "ULSUSPEND", 9))
-		return HIB_KIND_USWSUSP;
-	if (!memcmp(sig, "S2SUSPEND", 9))
-		return HIB_KIND_S2SUSPEND;
-	if (!memcmp(sig, "SWAPSPACE2", 10) || !memcmp(sig, "SWAP-SPACE", 10)) {
-		*swap = true;
-		return HIB_KIND_SWAP;
-	}
-	return HIB_KIND_UNKNOWN;
-}
-
 static void decode(struct hib_image *img, const unsigned char *pg,
 		   unsigned int ps, enum hib_kind kind, bool swap)
 {
@@ -82,10 +64,8 @@ static void decode(struct hib_image *img, const unsigned char *pg,
 	}
 	h->label[i] = 0;
 
-	if (kind == HIB_KIND_USWSUSP) {
-		/* suspend-utils: packed { loff_t image; orig_sig; sig } at PS-28,
-		 * image being a byte offset. */
-		h->image = hib_get_word(lay, pg + ps - 28, 8);
+	if (img->ct && img->ct->decode_tail) {
+		img->ct->decode_tail(img, pg);
 		return;
 	}
 	h->image = hib_get_word(lay, pg + ps - 32, 8);
@@ -103,6 +83,7 @@ int hib_header_probe(struct hib_image *img)
 	int rc;
 
 	memset(&img->hdr, 0, sizeof(img->hdr));
+	img->ct = NULL;
 	img->hdr.resume_offset = img->resume_offset;
 	img->hdr.device_size = img->devsize;
 	img->hdr.kind = HIB_KIND_UNKNOWN;
@@ -132,7 +113,7 @@ int hib_header_probe(struct hib_image *img)
 			img->hdr.page_size = ps;
 			break;
 		}
-		kind = sig_kind(pg + ps - 10, &swap);
+		img->ct = hib_probe_signature(pg + ps - 10, &kind, &swap);
 		if (kind != HIB_KIND_UNKNOWN) {
 			decode(img, pg, ps, kind, swap);
 			break;

@@ -48,6 +48,7 @@ struct hib_image {
 	char err[768];
 
 	bool opened;
+	const struct hib_container *ct;   /* from the signature (probe.c) */
 	bool allow_spent;           /* read what a resume attempt left */
 	struct hib_header hdr;
 	struct hib_layout lay;
@@ -81,7 +82,7 @@ struct hib_image {
 	uint64_t *usw_cache_cum;    /* data pages before each extent */
 };
 
-/* image.c */
+/* area.c */
 HIB_HIDDEN int hib_seterr(struct hib_image *img, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 HIB_HIDDEN int hib_pread(struct hib_image *img, void *buf, size_t len,
@@ -92,9 +93,7 @@ HIB_HIDDEN uint64_t hib_get_word(const struct hib_layout *lay,
 /* header.c */
 HIB_HIDDEN int hib_header_probe(struct hib_image *img);
 
-/* map.c */
-HIB_HIDDEN int hib_map_walk(struct hib_image *img);
-/* Why device page v cannot belong to the image, or NULL. */
+/* area.c: why device page v cannot belong to the image, or NULL. */
 HIB_HIDDEN const char *hib_bad_page(const struct hib_image *img, uint64_t v);
 HIB_HIDDEN int hib_map_read_page(struct hib_image *img, uint64_t idx);
 
@@ -156,11 +155,23 @@ HIB_HIDDEN bool hib_pfn_is_zero(const struct hib_image *img, uint64_t entry);
 HIB_HIDDEN uint64_t hib_pfn_run_len(const struct hib_image *img, uint64_t r);
 HIB_HIDDEN bool hib_pfn_find(const struct hib_image *img, uint64_t pfn, uint64_t *entry);
 
-/* uswsusp.c */
-HIB_HIDDEN int hib_uswsusp_load(struct hib_image *img);
-HIB_HIDDEN int hib_uswsusp_map_entry(struct hib_image *img, uint64_t i,
-				     uint64_t *devpage);
-HIB_HIDDEN void hib_uswsusp_free(struct hib_image *img);
+/* A container around the kernel's stream (probe.c picks one; the stream
+ * reader asks it for slots and knows none by name). */
+struct hib_container {
+	const char *name;
+	const char *map_page_name;  /* what its chain pages are called in messages */
+	int (*load)(struct hib_image *img);     /* chain, swsusp_info: loaded */
+	int (*map_entry)(struct hib_image *img, uint64_t i, uint64_t *devpage);
+	void (*release)(struct hib_image *img); /* what load allocated of its own */
+	/* its fields at the end of the resume page; NULL: the kernel's */
+	void (*decode_tail)(struct hib_image *img, const unsigned char *pg);
+	bool kernel_chunks;         /* 32-page chunks from stream page 1 */
+};
+HIB_HIDDEN extern const struct hib_container hib_swsusp;   /* map.c */
+HIB_HIDDEN extern const struct hib_container hib_uswsusp;  /* uswsusp.c */
+/* probe.c: the signature at sig (the resume page's last 10 bytes) */
+HIB_HIDDEN const struct hib_container *hib_probe_signature(const unsigned char *sig,
+							   enum hib_kind *kind, bool *swap);
 
 /* Sets bit n, returns whether it was set: the used-page bitmaps that catch
  * loops and pages named twice. */

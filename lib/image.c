@@ -28,7 +28,6 @@ struct hib_image *hib_image_new(void)
 		return NULL;
 	img->fd = -1;
 	img->mapbuf_idx = UINT64_MAX;
-	img->usw_cache_idx = UINT64_MAX;
 	return img;
 }
 
@@ -44,18 +43,9 @@ void hib_image_free(struct hib_image *img)
 	free(img->mapbuf);
 	free(img->runs);
 	free(img->zero_bits);
-	hib_uswsusp_free(img);
+	if (img->ct && img->ct->release)
+		img->ct->release(img);
 	free(img);
-}
-
-int hib_seterr(struct hib_image *img, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(img->err, sizeof(img->err), fmt, ap);
-	va_end(ap);
-	return code;
 }
 
 const char *hib_image_error(const struct hib_image *img)
@@ -86,77 +76,6 @@ int hib_image_set_resume_offset(struct hib_image *img, uint64_t pages)
 				  "resume offset must be set before opening");
 	img->resume_offset = pages;
 	return HIB_OK;
-}
-
-/*
- * Reads exactly len bytes at off. A short read is an I/O error, not EOF:
- * every offset we read was computed from the image and checked against the
- * device size first, so running out of bytes means the device lied.
- */
-int hib_pread(struct hib_image *img, void *buf, size_t len, uint64_t off,
-	      const char *what)
-{
-	size_t done = 0;
-
-	if (off > img->devsize || len > img->devsize - off)
-		return hib_seterr(img, HIB_ERR_DAMAGED,
-				  "%s: bytes 0x%llx..0x%llx lie beyond the end of %s (%llu bytes)",
-				  what, (unsigned long long)off,
-				  (unsigned long long)(off + len),
-				  img->path, (unsigned long long)img->devsize);
-	while (done < len) {
-		ssize_t n = pread(img->fd, (char *)buf + done, len - done,
-				  (off_t)(off + done));
-		if (n < 0) {
-			int e = errno;
-			uint64_t at = off + done;
-
-			if (e == EINTR)
-				continue;
-			/* One bad sector fails a whole large read: find the page,
-			 * so the message says where the medium is bad. */
-			if (len - done > HIB_MIN_PS) {
-				unsigned char page[HIB_MIN_PS];
-				uint64_t p;
-
-				for (p = off + done; p < off + len; p += HIB_MIN_PS) {
-					size_t l = off + len - p < HIB_MIN_PS ?
-						   (size_t)(off + len - p) : HIB_MIN_PS;
-
-					if (pread(img->fd, page, l, (off_t)p) < 0) {
-						e = errno;
-						at = p;
-						break;
-					}
-				}
-			}
-			return hib_seterr(img, HIB_ERR_IO,
-					  "%s: read error at device offset 0x%llx: %s",
-					  what, (unsigned long long)at, strerror(e));
-		}
-		if (n == 0)
-			return hib_seterr(img, HIB_ERR_IO,
-					  "%s: short read at device offset 0x%llx (%zu of %zu bytes)",
-					  what, (unsigned long long)(off + done),
-					  done, len);
-		done += (size_t)n;
-	}
-	return HIB_OK;
-}
-
-uint64_t hib_get_word(const struct hib_layout *lay, const unsigned char *p,
-		      unsigned int size)
-{
-	uint64_t v = 0;
-	unsigned int i;
-
-	if (lay->be)
-		for (i = 0; i < size; i++)
-			v = (v << 8) | p[i];
-	else
-		for (i = size; i > 0; i--)
-			v = (v << 8) | p[i - 1];
-	return v;
 }
 
 /* LABEL=, UUID=, PARTUUID=... resolved the way mount(8) and swapon(8) do,
@@ -216,21 +135,6 @@ int hib_image_open(struct hib_image *img, const char *spec)
 	if (rc == HIB_OK)
 		img->opened = true;
 	return rc;
-}
-
-const char *hib_kind_name(enum hib_kind kind)
-{
-	switch (kind) {
-	case HIB_KIND_SWAP:       return "swap";
-	case HIB_KIND_KERNEL:     return "swsusp";
-	case HIB_KIND_KERNEL_DEV: return "swsusp-linhib";
-	case HIB_KIND_SPENT:      return "spent";
-	case HIB_KIND_USWSUSP:    return "uswsusp";
-	case HIB_KIND_S2SUSPEND:  return "s2suspend";
-	case HIB_KIND_TUXONICE:   return "tuxonice";
-	case HIB_KIND_UNKNOWN:    break;
-	}
-	return "unknown";
 }
 
 const char *hib_compression_name(enum hib_compression c)

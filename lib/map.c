@@ -16,45 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int hib_map_read_page(struct hib_image *img, uint64_t idx)
-{
-	int rc;
-	char what[96];
-
-	if (img->mapbuf_idx == idx)
-		return HIB_OK;
-	if (idx >= img->n_map_pages)
-		return hib_seterr(img, HIB_ERR_INVAL, "map page %llu does not exist",
-				  (unsigned long long)idx);
-	snprintf(what, sizeof(what), "%s page %llu (device page %llu)",
-		 img->hdr.kind == HIB_KIND_USWSUSP ? "extents" : "swap map",
-		 (unsigned long long)idx, (unsigned long long)img->map_pages[idx]);
-	img->mapbuf_idx = UINT64_MAX;
-	rc = hib_pread(img, img->mapbuf, img->lay.ps,
-		       img->map_pages[idx] * img->lay.ps, what);
-	if (rc == HIB_OK)
-		img->mapbuf_idx = idx;
-	return rc;
-}
-
-/* Is v a page the image may use? Page 0 of the area holds the header. */
-const char *hib_bad_page(const struct hib_image *img, uint64_t v)
-{
-	if (v == 0)
-		return "zero";
-	if (v >= img->devpages)
-		return "beyond the end of the device";
-	if (v == img->resume_offset)
-		return "the resume page itself";
-	/* On a partition, page numbers are swap slots and must lie inside
-	 * the area mkswap declared. */
-	if (img->resume_offset == 0 && img->hdr.swap_version == 1 &&
-	    img->hdr.last_page && v > img->hdr.last_page)
-		return "beyond the swap header's last_page";
-	return NULL;
-}
-
-int hib_map_walk(struct hib_image *img)
+static int map_walk(struct hib_image *img)
 {
 	const struct hib_layout *lay = &img->lay;
 	uint64_t E = lay->ps / lay->sector - 1;
@@ -165,15 +127,11 @@ int hib_image_map_page(struct hib_image *img, uint64_t i, uint64_t *devpage)
 	return HIB_OK;
 }
 
-int hib_image_map_entry(struct hib_image *img, uint64_t i, uint64_t *devpage)
+static int swsusp_map_entry(struct hib_image *img, uint64_t i, uint64_t *devpage)
 {
 	uint64_t E = img->map_page_entries;
 	int rc;
 
-	if (!img->loaded)
-		return hib_seterr(img, HIB_ERR_INVAL, "image not loaded");
-	if (img->hdr.kind == HIB_KIND_USWSUSP)
-		return hib_uswsusp_map_entry(img, i, devpage);
 	if (i >= img->info.map_entries)
 		return hib_seterr(img, HIB_ERR_DAMAGED,
 				  "map entry %llu: the swap map has only %llu entries",
@@ -186,3 +144,74 @@ int hib_image_map_entry(struct hib_image *img, uint64_t i, uint64_t *devpage)
 				img->lay.sector);
 	return HIB_OK;
 }
+
+/* The kernel's container: header flags, the map chain, swsusp_info. */
+static int swsusp_load(struct hib_image *img)
+{
+	struct hib_info *in = &img->info;
+	uint64_t dev0, max_stream;
+	char where[96];
+	int rc;
+
+	if (img->hdr.flags & ~HIB_SF_KNOWN)
+		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
+				  "header: unknown flag bits 0x%x (flags 0x%x): written by a kernel this version does not know",
+				  img->hdr.flags & ~HIB_SF_KNOWN, img->hdr.flags);
+	if ((img->hdr.flags & HIB_SF_NOCOMPRESS_MODE) &&
+	    (img->hdr.flags & (HIB_SF_CRC32_MODE | HIB_SF_COMPRESSION_ALG_LZ4)))
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "header: flags 0x%x combine NOCOMPRESS_MODE with compression flags",
+				  img->hdr.flags);
+	in->compression = (img->hdr.flags & HIB_SF_NOCOMPRESS_MODE) ? HIB_COMP_NONE :
+			  (img->hdr.flags & HIB_SF_COMPRESSION_ALG_LZ4) ? HIB_COMP_LZ4 :
+			  HIB_COMP_LZO;
+
+	rc = map_walk(img);
+	if (rc)
+		return rc;
+	if (in->map_entries == 0)
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "swap map page 0 (device page %llu): no entries",
+				  (unsigned long long)img->map_pages[0]);
+
+	img->loaded = true;     /* map access works from here on */
+	img->info_page = malloc(img->lay.ps);
+	if (!img->info_page)
+		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	rc = swsusp_map_entry(img, 0, &dev0);
+	if (rc == HIB_OK)
+		rc = hib_pread(img, img->info_page, img->lay.ps, dev0 * img->lay.ps,
+			       "swsusp_info page (map entry 0)");
+	if (rc)
+		goto fail;
+	snprintf(where, sizeof(where), "map entry 0, device page %llu",
+		 (unsigned long long)dev0);
+	rc = hib_info_decode(img, where);
+	if (rc)
+		goto fail;
+
+	/* The map must be able to hold the stream, at the best ratio a chunk
+	 * can reach (32 pages in one disk page); this bounds everything the
+	 * header's counts could make us allocate or read. */
+	max_stream = in->compression == HIB_COMP_NONE ? in->map_entries - 1 :
+		     (in->map_entries - 1) * UNC_PAGES;
+	if (in->pages - 1 > max_stream) {
+		rc = hib_seterr(img, HIB_ERR_DAMAGED,
+				"swsusp_info: %llu stream pages cannot fit in the %llu pages the swap map lists",
+				(unsigned long long)(in->pages - 1),
+				(unsigned long long)(in->map_entries - 1));
+		goto fail;
+	}
+	return HIB_OK;
+fail:
+	img->loaded = false;
+	return rc;
+}
+
+const struct hib_container hib_swsusp = {
+	.name = "swsusp",
+	.map_page_name = "swap map",
+	.kernel_chunks = true,
+	.load = swsusp_load,
+	.map_entry = swsusp_map_entry,
+};

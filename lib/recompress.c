@@ -366,7 +366,7 @@ int hib_recompress(struct hib_image *img, const char *out,
 		return hib_seterr(img, HIB_ERR_INVAL, "image not loaded");
 	/* It writes the kernel's format into the source's slots; a uswsusp
 	 * source has its own container that would be left inconsistent. */
-	if (img->hdr.kind == HIB_KIND_USWSUSP)
+	if (img->ct != &hib_swsusp)
 		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
 				  "%s: recompress rewrites in-kernel images only, not a uswsusp (suspend-utils) image",
 				  img->path);

@@ -444,9 +444,10 @@ int hib_image_stats(struct hib_image *img, const struct hib_stats_opts *opts,
 		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	/* uswsusp blocks begin at stream page 0, not 1: never aligned */
+	/* other containers' blocks (uswsusp's begin at stream page 0) never
+	 * line up with the kernel's chunks */
 	if (img->info.compression != HIB_COMP_NONE &&
-	    (dc.n != st->nchunks || img->hdr.kind == HIB_KIND_USWSUSP))
+	    (dc.n != st->nchunks || !img->ct->kernel_chunks))
 		dc.aligned = false;
 	for (i = 0; i < st->nchunks; i++) {
 		struct hib_stats_chunk *ch = &st->chunks[i];

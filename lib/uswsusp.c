@@ -78,7 +78,7 @@ const char *hib_usw_flag_name(uint32_t bit)
 	return NULL;
 }
 
-void hib_uswsusp_free(struct hib_image *img)
+static void uswsusp_release(struct hib_image *img)
 {
 	free(img->usw_first);
 	free(img->usw_cache_dev);
@@ -382,7 +382,7 @@ static uint64_t last_le(const uint64_t *a, uint64_t n, uint64_t key)
 	return lo;
 }
 
-int hib_uswsusp_map_entry(struct hib_image *img, uint64_t i, uint64_t *devpage)
+static int uswsusp_map_entry(struct hib_image *img, uint64_t i, uint64_t *devpage)
 {
 	uint64_t pg, rel, k;
 	int rc;
@@ -438,7 +438,7 @@ static int read_info_page(struct hib_image *img)
 	char what[128];
 	int rc;
 
-	rc = hib_image_map_entry(img, 0, &dev);
+	rc = uswsusp_map_entry(img, 0, &dev);
 	if (rc)
 		return rc;
 	at = dev * ps;
@@ -474,7 +474,7 @@ static int read_info_page(struct hib_image *img)
 		goto out;
 	}
 	for (k = 1; k < need; k++) {
-		rc = hib_image_map_entry(img, k, &dev);
+		rc = uswsusp_map_entry(img, k, &dev);
 		if (rc == HIB_OK)
 			rc = hib_pread(img, cmp + k * ps, ps, dev * ps, "block 0");
 		if (rc)
@@ -495,7 +495,7 @@ out:
 	return rc;
 }
 
-int hib_uswsusp_load(struct hib_image *img)
+static int uswsusp_load(struct hib_image *img)
 {
 	struct hib_uswsusp *u = &img->usw;
 	struct hib_info *in = &img->info;
@@ -541,7 +541,7 @@ int hib_uswsusp_load(struct hib_image *img)
 	rc = read_info_page(img);
 	if (rc)
 		goto fail;
-	rc = hib_image_map_entry(img, 0, &dev0);
+	rc = uswsusp_map_entry(img, 0, &dev0);
 	if (rc)
 		goto fail;
 	snprintf(where, sizeof(where), "stream page 0, data page 0 at device offset 0x%llx",
@@ -562,3 +562,19 @@ fail:
 	img->loaded = false;
 	return rc;
 }
+
+/* suspend-utils' resume page: packed { loff_t image; orig_sig; sig } at
+ * PS-28, image being a byte offset. */
+static void uswsusp_decode_tail(struct hib_image *img, const unsigned char *pg)
+{
+	img->hdr.image = hib_get_word(&img->lay, pg + img->lay.ps - 28, 8);
+}
+
+const struct hib_container hib_uswsusp = {
+	.name = "uswsusp",
+	.map_page_name = "extents",
+	.decode_tail = uswsusp_decode_tail,
+	.load = uswsusp_load,
+	.map_entry = uswsusp_map_entry,
+	.release = uswsusp_release,
+};

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * area.c - reading the swap area under every container: the error kept on
+ * the handle, exact positional reads that name what failed and where,
+ * words in the writer's byte order, which device pages an image may use,
+ * and the one cached map (or extents) page.
+ */
+#include "hibimgP.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+int hib_seterr(struct hib_image *img, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(img->err, sizeof(img->err), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+/*
+ * Reads exactly len bytes at off. A short read is an I/O error, not EOF:
+ * every offset we read was computed from the image and checked against the
+ * device size first, so running out of bytes means the device lied.
+ */
+int hib_pread(struct hib_image *img, void *buf, size_t len, uint64_t off,
+	      const char *what)
+{
+	size_t done = 0;
+
+	if (off > img->devsize || len > img->devsize - off)
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "%s: bytes 0x%llx..0x%llx lie beyond the end of %s (%llu bytes)",
+				  what, (unsigned long long)off,
+				  (unsigned long long)(off + len),
+				  img->path, (unsigned long long)img->devsize);
+	while (done < len) {
+		ssize_t n = pread(img->fd, (char *)buf + done, len - done,
+				  (off_t)(off + done));
+		if (n < 0) {
+			int e = errno;
+			uint64_t at = off + done;
+
+			if (e == EINTR)
+				continue;
+			/* One bad sector fails a whole large read: find the page,
+			 * so the message says where the medium is bad. */
+			if (len - done > HIB_MIN_PS) {
+				unsigned char page[HIB_MIN_PS];
+				uint64_t p;
+
+				for (p = off + done; p < off + len; p += HIB_MIN_PS) {
+					size_t l = off + len - p < HIB_MIN_PS ?
+						   (size_t)(off + len - p) : HIB_MIN_PS;
+
+					if (pread(img->fd, page, l, (off_t)p) < 0) {
+						e = errno;
+						at = p;
+						break;
+					}
+				}
+			}
+			return hib_seterr(img, HIB_ERR_IO,
+					  "%s: read error at device offset 0x%llx: %s",
+					  what, (unsigned long long)at, strerror(e));
+		}
+		if (n == 0)
+			return hib_seterr(img, HIB_ERR_IO,
+					  "%s: short read at device offset 0x%llx (%zu of %zu bytes)",
+					  what, (unsigned long long)(off + done),
+					  done, len);
+		done += (size_t)n;
+	}
+	return HIB_OK;
+}
+
+uint64_t hib_get_word(const struct hib_layout *lay, const unsigned char *p,
+		      unsigned int size)
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	if (lay->be)
+		for (i = 0; i < size; i++)
+			v = (v << 8) | p[i];
+	else
+		for (i = size; i > 0; i--)
+			v = (v << 8) | p[i - 1];
+	return v;
+}
+
+int hib_map_read_page(struct hib_image *img, uint64_t idx)
+{
+	int rc;
+	char what[96];
+
+	if (img->mapbuf_idx == idx)
+		return HIB_OK;
+	if (idx >= img->n_map_pages)
+		return hib_seterr(img, HIB_ERR_INVAL, "map page %llu does not exist",
+				  (unsigned long long)idx);
+	snprintf(what, sizeof(what), "%s page %llu (device page %llu)",
+		 img->ct ? img->ct->map_page_name : "map",
+		 (unsigned long long)idx, (unsigned long long)img->map_pages[idx]);
+	img->mapbuf_idx = UINT64_MAX;
+	rc = hib_pread(img, img->mapbuf, img->lay.ps,
+		       img->map_pages[idx] * img->lay.ps, what);
+	if (rc == HIB_OK)
+		img->mapbuf_idx = idx;
+	return rc;
+}
+
+/* Is v a page the image may use? Page 0 of the area holds the header. */
+const char *hib_bad_page(const struct hib_image *img, uint64_t v)
+{
+	if (v == 0)
+		return "zero";
+	if (v >= img->devpages)
+		return "beyond the end of the device";
+	if (v == img->resume_offset)
+		return "the resume page itself";
+	/* On a partition, page numbers are swap slots and must lie inside
+	 * the area mkswap declared. */
+	if (img->resume_offset == 0 && img->hdr.swap_version == 1 &&
+	    img->hdr.last_page && v > img->hdr.last_page)
+		return "beyond the swap header's last_page";
+	return NULL;
+}

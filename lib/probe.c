@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * probe.c - which container holds the stream: the kernel's own (resume
+ * page and swap-map chain, map.c) or suspend-utils' (ULSUSPEND header and
+ * extent pages, uswsusp.c), chosen from what the resume page says, and the
+ * one place that dispatches to them. What no container reads (plain swap,
+ * a spent image unless asked, foreign formats) is refused here, by name.
+ */
+#include "hibimgP.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Every signature hibimg knows, at the end of the resume page, and the
+ * container that reads what it marks (NULL: recognised, not read). */
+static const struct probe {
+	const char *sig;
+	size_t len;
+	enum hib_kind kind;
+	const struct hib_container *ct;
+} probes[] = {
+	{ "S1SUSPEND",  9,  HIB_KIND_KERNEL,     &hib_swsusp },
+	{ "LINHIB0001", 10, HIB_KIND_KERNEL_DEV, &hib_swsusp },
+	{ "ULSUSPEND",  9,  HIB_KIND_USWSUSP,    &hib_uswsusp },
+	{ "S2SUSPEND",  9,  HIB_KIND_S2SUSPEND,  NULL },
+	/* plain swap, or spent: the kernel's fields may remain */
+	{ "SWAPSPACE2", 10, HIB_KIND_SWAP,       &hib_swsusp },
+	{ "SWAP-SPACE", 10, HIB_KIND_SWAP,       &hib_swsusp },
+};
+
+const struct hib_container *hib_probe_signature(const unsigned char *sig,
+						enum hib_kind *kind, bool *swap)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(probes) / sizeof(probes[0]); i++)
+		if (!memcmp(sig, probes[i].sig, probes[i].len)) {
+			*kind = probes[i].kind;
+			*swap = probes[i].kind == HIB_KIND_SWAP;
+			return probes[i].ct;
+		}
+	*kind = HIB_KIND_UNKNOWN;
+	*swap = false;
+	return NULL;
+}
+
+const char *hib_kind_name(enum hib_kind kind)
+{
+	switch (kind) {
+	case HIB_KIND_SWAP:       return "swap";
+	case HIB_KIND_KERNEL:     return "swsusp";
+	case HIB_KIND_KERNEL_DEV: return "swsusp-linhib";
+	case HIB_KIND_SPENT:      return "spent";
+	case HIB_KIND_USWSUSP:    return "uswsusp";
+	case HIB_KIND_S2SUSPEND:  return "s2suspend";
+	case HIB_KIND_TUXONICE:   return "tuxonice";
+	case HIB_KIND_UNKNOWN:    break;
+	}
+	return "unknown";
+}
+
+int hib_image_load(struct hib_image *img)
+{
+	if (!img->opened)
+		return hib_seterr(img, HIB_ERR_INVAL, "image not open");
+	if (img->loaded)
+		return HIB_OK;
+	switch (img->hdr.kind) {
+	case HIB_KIND_KERNEL:
+	case HIB_KIND_KERNEL_DEV:
+		break;
+	case HIB_KIND_SPENT:
+		/* The kernel put the swap signature back before reading the
+		 * image; header fields and data stay until swap reuses them. */
+		if (img->allow_spent)
+			break;
+		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
+				  "%s: spent image: the signature is %s again (a resume was attempted), the old image fields remain",
+				  img->path, img->hdr.sig);
+	case HIB_KIND_USWSUSP:
+		break;
+	case HIB_KIND_SWAP:
+		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
+				  "%s: plain swap area, no hibernation image", img->path);
+	case HIB_KIND_UNKNOWN:
+		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
+				  "%s: not a hibernation image (no swap or hibernation signature at the end of page %llu)",
+				  img->path, (unsigned long long)img->resume_offset);
+	default:
+		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
+				  "%s: %s image: this format is identified but not decoded",
+				  img->path, hib_kind_name(img->hdr.kind));
+	}
+	if (!img->ct)
+		return hib_seterr(img, HIB_ERR_UNSUPPORTED, "%s: %s image: no reader for it",
+				  img->path, hib_kind_name(img->hdr.kind));
+	return img->ct->load(img);
+}
+
+int hib_image_map_entry(struct hib_image *img, uint64_t i, uint64_t *devpage)
+{
+	if (!img->loaded || !img->ct)
+		return hib_seterr(img, HIB_ERR_INVAL, "image not loaded");
+	return img->ct->map_entry(img, i, devpage);
+}

@@ -155,6 +155,15 @@ HIB_HIDDEN bool hib_pfn_is_zero(const struct hib_image *img, uint64_t entry);
 HIB_HIDDEN uint64_t hib_pfn_run_len(const struct hib_image *img, uint64_t r);
 HIB_HIDDEN bool hib_pfn_find(const struct hib_image *img, uint64_t pfn, uint64_t *entry);
 
+/* Where the stream reader stopped, for a container's own final checks. */
+struct hib_stream_end {
+	struct hib_chunk chunk;     /* the last chunk held */
+	bool held;
+	uint64_t chunk_pages;       /* pages it decoded to */
+	uint64_t left_pages;        /* of them past the end of the stream */
+	uint64_t entries_used;      /* map entries (data pages) read */
+};
+
 /* A container around the kernel's stream (probe.c picks one; the stream
  * reader asks it for slots and knows none by name). */
 struct hib_container {
@@ -166,6 +175,17 @@ struct hib_container {
 	/* its fields at the end of the resume page; NULL: the kernel's */
 	void (*decode_tail)(struct hib_image *img, const unsigned char *pg);
 	bool kernel_chunks;         /* 32-page chunks from stream page 1 */
+	/* for the stream reader (reader.c) */
+	bool kernel_reader;         /* the kernel loads it: its CRC, its words */
+	uint64_t first_entry;       /* entry of stream page 1; 0: data starts
+				     * with stream page 0 (swsusp_info) */
+	const char *entry_name;     /* what an entry is called in messages */
+	size_t sum_size;            /* a checksum of its own: state size, 0 none */
+	bool (*sum_begin)(struct hib_image *img, void *sum);  /* false: none here */
+	void (*sum_update)(void *sum, const void *buf, size_t len);
+	/* its own end-of-stream checks instead of the kernel's CRC */
+	int (*finish)(struct hib_image *img, const struct hib_stream_end *end,
+		      void *sum, struct hib_progress *prog);
 };
 HIB_HIDDEN extern const struct hib_container hib_swsusp;   /* map.c */
 HIB_HIDDEN extern const struct hib_container hib_uswsusp;  /* uswsusp.c */

@@ -212,6 +212,9 @@ const struct hib_container hib_swsusp = {
 	.name = "swsusp",
 	.map_page_name = "swap map",
 	.kernel_chunks = true,
+	.kernel_reader = true,
+	.first_entry = 1,           /* entry 0 is swsusp_info */
+	.entry_name = "map entry",
 	.load = swsusp_load,
 	.map_entry = swsusp_map_entry,
 };

@@ -12,16 +12,17 @@
  * The CRC is the kernel's: crc32_le from 0 over every decoded chunk buffer
  * (not the header page, not the compressed bytes).
  *
- * A uswsusp image (uswsusp.c) holds the same stream in the same framing,
- * but its map entries are its data pages and start with swsusp_info: raw,
- * entry 0 is stream page 0; compressed, block 0 decodes to stream pages
- * 0..31. So reading starts at entry 0 and drops stream page 0 from the
- * first chunk. Its checksum is an MD5 over every decoded buffer, stream
- * page 0 included, folded in stream order on the caller's thread.
+ * The container (probe.c) says how its entries line up with the stream.
+ * suspend-utils' holds the same stream in the same framing, but its entries
+ * are its data pages and start with swsusp_info (first_entry 0): raw, entry
+ * 0 is stream page 0; compressed, block 0 decodes to stream pages 0..31. So
+ * reading starts at entry 0 and drops stream page 0 from the first chunk.
+ * A container's own checksum (uswsusp's MD5) is folded over every decoded
+ * buffer in stream order on the caller's thread, and its finish() replaces
+ * the kernel's CRC check.
  */
 #include "hibimgP.h"
 
-#include <md5.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,9 +75,8 @@ struct hib_reader {
 	uint64_t run;                /* index run cursor */
 	uint32_t crc;
 	bool want_crc;
-	bool usw;                    /* uswsusp container */
-	bool want_md5;
-	MD5_CTX md5;
+	const struct hib_container *ct;
+	void *sum;                   /* the container's own checksum, or NULL */
 	struct hib_progress prog;
 
 	hib_chunk_cb chunk_cb;
@@ -95,15 +95,24 @@ int hib_reader_new(struct hib_image *img, struct hib_reader **out)
 		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
 	rd->img = img;
 	rd->threads = 1;
-	rd->usw = img->hdr.kind == HIB_KIND_USWSUSP;
-	rd->next_entry = rd->usw ? 0 : 1;
+	rd->ct = img->ct;
+	rd->next_entry = rd->ct->first_entry;
 	rd->stream_pages = img->info.pages - 1;
-	rd->plan_total = rd->usw ? img->info.pages : rd->stream_pages;
+	/* a container whose data begins with swsusp_info reads it again */
+	rd->plan_total = rd->ct->first_entry ? rd->stream_pages : img->info.pages;
 	rd->prog.stream_pages = rd->stream_pages;
-	rd->want_crc = !rd->usw && img->info.compression != HIB_COMP_NONE;
-	rd->want_md5 = rd->usw && (img->usw.flags & HIB_USW_CHECKSUM);
-	if (rd->want_md5)
-		MD5Init(&rd->md5);
+	rd->want_crc = rd->ct->kernel_reader && img->info.compression != HIB_COMP_NONE;
+	if (rd->ct->sum_size) {
+		rd->sum = calloc(1, rd->ct->sum_size);
+		if (!rd->sum) {
+			free(rd);
+			return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+		}
+		if (!rd->ct->sum_begin(img, rd->sum)) {
+			free(rd->sum);
+			rd->sum = NULL;
+		}
+	}
 	*out = rd;
 	return HIB_OK;
 }
@@ -130,6 +139,7 @@ void hib_reader_free(struct hib_reader *rd)
 	}
 	free(rd->jobs);
 	free(rd->slots);
+	free(rd->sum);
 	free(rd);
 }
 
@@ -207,7 +217,7 @@ static void decode_job(void *slot, unsigned int worker, void *arg)
 		snprintf(j->err, sizeof(j->err),
 			 "chunk %llu (%s %llu, device page %llu) at device offset 0x%llx: %s decompression failed (error %d, %llu compressed bytes)",
 			 (unsigned long long)j->chunk.index,
-			 rd->usw ? "data page" : "map entry",
+			 rd->ct->entry_name,
 			 (unsigned long long)j->chunk.map_entry,
 			 (unsigned long long)j->chunk.devpage,
 			 (unsigned long long)(j->chunk.devpage * ps),
@@ -220,7 +230,7 @@ static void decode_job(void *slot, unsigned int worker, void *arg)
 		snprintf(j->err, sizeof(j->err),
 			 "chunk %llu (%s %llu, device page %llu) at device offset 0x%llx: invalid uncompressed length %zu (not a whole number of pages)",
 			 (unsigned long long)j->chunk.index,
-			 rd->usw ? "data page" : "map entry",
+			 rd->ct->entry_name,
 			 (unsigned long long)j->chunk.map_entry,
 			 (unsigned long long)j->chunk.devpage,
 			 (unsigned long long)(j->chunk.devpage * ps), unc_len);
@@ -287,7 +297,7 @@ static void produce(struct hib_reader *rd)
 	j->chunk.devpage = dev;
 	snprintf(what, sizeof(what), "chunk %llu (%s %llu, device page %llu)",
 		 (unsigned long long)rd->produced,
-		 rd->usw ? "data page" : "map entry", (unsigned long long)e,
+		 rd->ct->entry_name, (unsigned long long)e,
 		 (unsigned long long)dev);
 
 	if (j->raw) {
@@ -316,7 +326,7 @@ static void produce(struct hib_reader *rd)
 	cmp_len = hib_get_word(&img->lay, j->cmp, hdr);
 	if (cmp_len == 0 || cmp_len > WORST_COMPRESS((uint64_t)UNC_PAGES * ps)) {
 		/* the kernel's own words, for in-kernel images */
-		const char *says = rd->usw ? "" :
+		const char *says = !rd->ct->kernel_reader ? "" :
 				   in->compression == HIB_COMP_LZ4 ?
 				   " (kernel: \"Invalid LZ4 compressed length\")" :
 				   " (kernel: \"Invalid LZO compressed length\")";
@@ -392,8 +402,8 @@ static int next_chunk(struct hib_reader *rd)
 	rd->holding = true;
 	if (j->rc)
 		return hib_seterr(img, j->rc, "%s", j->err);
-	/* uswsusp: the first chunk begins with stream page 0, swsusp_info */
-	skip = rd->usw && j->chunk.index == 0;
+	/* data that begins with stream page 0 (swsusp_info): skip it */
+	skip = rd->ct->first_entry == 0 && j->chunk.index == 0;
 	rd->unc = j->unc;
 	rd->unc_len = j->unc_len;
 	rd->unc_pos = skip ? img->lay.ps : 0;
@@ -401,8 +411,8 @@ static int next_chunk(struct hib_reader *rd)
 	rd->chunk.first_stream_page = rd->sp + 1 - skip;
 	if (rd->want_crc)
 		rd->crc = hib_crc32_le_combine(rd->crc, j->crc, j->unc_len);
-	if (rd->want_md5)
-		MD5Update(&rd->md5, j->unc, j->unc_len);
+	if (rd->sum)
+		rd->ct->sum_update(rd->sum, j->unc, j->unc_len);
 	if (!rd->chunk_cb)
 		return HIB_OK;
 	if (!j->raw) {
@@ -511,58 +521,6 @@ static int read_meta(struct hib_reader *rd)
 	return HIB_OK;
 }
 
-static void hex16(char out[33], const unsigned char *p)
-{
-	static const char x[] = "0123456789abcdef";
-	int i;
-
-	for (i = 0; i < 16; i++) {
-		out[2 * i] = x[p[i] >> 4];
-		out[2 * i + 1] = x[p[i] & 15];
-	}
-	out[32] = 0;
-}
-
-/* suspend-utils' loader stops after pages pages and checks only the MD5;
- * what it would not notice, decoded pages or data pages left over, is
- * damage all the same: its writer leaves neither. */
-static int finish_usw(struct hib_reader *rd)
-{
-	struct hib_image *img = rd->img;
-	const struct hib_uswsusp *u = &img->usw;
-	unsigned int ps = img->lay.ps;
-	char want[33], got[33];
-
-	if (rd->holding && rd->unc_pos < rd->unc_len)
-		return hib_seterr(img, HIB_ERR_DAMAGED,
-				  "chunk %llu (data page %llu, device offset 0x%llx): decodes to %llu pages, %llu of them past the end of the stream (pages %llu)",
-				  (unsigned long long)rd->chunk.index,
-				  (unsigned long long)rd->chunk.map_entry,
-				  (unsigned long long)(rd->chunk.devpage * ps),
-				  (unsigned long long)(rd->unc_len / ps),
-				  (unsigned long long)((rd->unc_len - rd->unc_pos) / ps),
-				  (unsigned long long)u->pages);
-	if (rd->next_entry != u->data_pages)
-		return hib_seterr(img, HIB_ERR_DAMAGED,
-				  "data pages: the stream ends after %llu of the %llu data pages image_data_size holds",
-				  (unsigned long long)rd->next_entry,
-				  (unsigned long long)u->data_pages);
-	if (!rd->want_md5)
-		return HIB_OK;
-	MD5Final(rd->prog.md5, &rd->md5);
-	rd->prog.md5_checked = 1;
-	rd->prog.md5_ok = !memcmp(rd->prog.md5, u->checksum, 16);
-	if (!rd->prog.md5_ok) {
-		hex16(want, u->checksum);
-		hex16(got, rd->prog.md5);
-		return hib_seterr(img, HIB_ERR_DAMAGED,
-				  "MD5 mismatch over %llu stream pages: header %s (device offset 0x%llx), data %s (suspend-utils: \"MD5 checksum does not match\")",
-				  (unsigned long long)u->pages, want,
-				  (unsigned long long)(u->header_offset + 32), got);
-	}
-	return HIB_OK;
-}
-
 static int finish(struct hib_reader *rd)
 {
 	struct hib_image *img = rd->img;
@@ -575,8 +533,18 @@ static int finish(struct hib_reader *rd)
 				  (unsigned long long)rd->stream_pages);
 	if (rd->holding)
 		rd->prog.chunks_done += rd->chunk.cmp_len ? 1 : rd->chunk.disk_pages;
-	if (rd->usw)
-		return finish_usw(rd);
+	if (rd->ct->finish) {
+		struct hib_stream_end end = {
+			.chunk = rd->chunk,
+			.held = rd->holding,
+			.left_pages = rd->holding && rd->unc_pos < rd->unc_len ?
+				      (rd->unc_len - rd->unc_pos) / img->lay.ps : 0,
+			.chunk_pages = rd->unc_len / img->lay.ps,
+			.entries_used = rd->next_entry,
+		};
+
+		return rd->ct->finish(img, &end, rd->sum, &rd->prog);
+	}
 	if (h->flags & HIB_SF_CRC32_MODE) {
 		rd->prog.crc_checked = 1;
 		rd->prog.crc_ok = (rd->crc == h->crc32);

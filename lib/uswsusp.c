@@ -38,6 +38,8 @@
  */
 #include "hibimgP.h"
 
+#include <md5.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -570,10 +572,83 @@ static void uswsusp_decode_tail(struct hib_image *img, const unsigned char *pg)
 	img->hdr.image = hib_get_word(&img->lay, pg + img->lay.ps - 28, 8);
 }
 
+static void hex16(char out[33], const unsigned char *p)
+{
+	static const char x[] = "0123456789abcdef";
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		out[2 * i] = x[p[i] >> 4];
+		out[2 * i + 1] = x[p[i] & 15];
+	}
+	out[32] = 0;
+}
+
+/* suspend-utils' loader stops after pages pages and checks only the MD5;
+ * what it would not notice, decoded pages or data pages left over, is
+ * damage all the same: its writer leaves neither. */
+static int uswsusp_finish(struct hib_image *img, const struct hib_stream_end *end,
+			  void *sum, struct hib_progress *prog)
+{
+	const struct hib_uswsusp *u = &img->usw;
+	unsigned int ps = img->lay.ps;
+	char want[33], got[33];
+
+	if (end->left_pages)
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "chunk %llu (data page %llu, device offset 0x%llx): decodes to %llu pages, %llu of them past the end of the stream (pages %llu)",
+				  (unsigned long long)end->chunk.index,
+				  (unsigned long long)end->chunk.map_entry,
+				  (unsigned long long)(end->chunk.devpage * ps),
+				  (unsigned long long)end->chunk_pages,
+				  (unsigned long long)end->left_pages,
+				  (unsigned long long)u->pages);
+	if (end->entries_used != u->data_pages)
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "data pages: the stream ends after %llu of the %llu data pages image_data_size holds",
+				  (unsigned long long)end->entries_used,
+				  (unsigned long long)u->data_pages);
+	if (!sum)
+		return HIB_OK;
+	MD5Final(prog->md5, sum);
+	prog->md5_checked = 1;
+	prog->md5_ok = !memcmp(prog->md5, u->checksum, 16);
+	if (!prog->md5_ok) {
+		hex16(want, u->checksum);
+		hex16(got, prog->md5);
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "MD5 mismatch over %llu stream pages: header %s (device offset 0x%llx), data %s (suspend-utils: \"MD5 checksum does not match\")",
+				  (unsigned long long)u->pages, want,
+				  (unsigned long long)(u->header_offset + 32), got);
+	}
+	return HIB_OK;
+}
+
+/* Its checksum: an MD5 over every decoded buffer, stream page 0 included,
+ * folded in stream order. */
+static bool uswsusp_sum_begin(struct hib_image *img, void *sum)
+{
+	if (!(img->usw.flags & HIB_USW_CHECKSUM))
+		return false;
+	MD5Init(sum);
+	return true;
+}
+
+static void uswsusp_sum_update(void *sum, const void *buf, size_t len)
+{
+	MD5Update(sum, buf, len);
+}
+
 const struct hib_container hib_uswsusp = {
 	.name = "uswsusp",
 	.map_page_name = "extents",
 	.decode_tail = uswsusp_decode_tail,
+	.first_entry = 0,           /* its data begins with swsusp_info */
+	.entry_name = "data page",
+	.sum_size = sizeof(MD5_CTX),
+	.sum_begin = uswsusp_sum_begin,
+	.sum_update = uswsusp_sum_update,
+	.finish = uswsusp_finish,
 	.load = uswsusp_load,
 	.map_entry = uswsusp_map_entry,
 	.release = uswsusp_release,

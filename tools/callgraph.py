@@ -27,10 +27,7 @@ CONTAINERS = {
 }
 # Known and not yet fixed, each with why: --check accepts these, and fails
 # once one of them is fixed, so the list only shrinks.
-KNOWN = {
-    'reader.c': 'the stream reader still frames uswsusp LZO blocks itself '
-                '(issue 13: a container operation for block framing)',
-}
+KNOWN = {}
 
 
 def strip(src):

@@ -131,3 +131,14 @@ const char *hib_bad_page(const struct hib_image *img, uint64_t v)
 		return "beyond the swap header's last_page";
 	return NULL;
 }
+
+bool hib_page_zero(const unsigned char *p, unsigned int ps)
+{
+	const uint64_t *w = (const uint64_t *)(const void *)p;
+	uint64_t acc = 0;
+	unsigned int i;
+
+	for (i = 0; i < ps / 8; i++)
+		acc |= w[i];
+	return acc == 0;
+}

@@ -127,6 +127,7 @@ HIB_HIDDEN void hib_evidence_down(struct hib_evidence *ev, dev_t d);
 HIB_HIDDEN bool hib_evidence_has_dev(const struct hib_evidence *ev, dev_t d);
 HIB_HIDDEN bool hib_evidence_has_inode(const struct hib_evidence *ev, dev_t dev, ino_t ino);
 
+/* area.c: a whole page (8-byte aligned, ps a multiple of 8) of zeros */
 HIB_HIDDEN bool hib_page_zero(const unsigned char *p, unsigned int ps);
 
 /* pool.c */
@@ -192,6 +193,18 @@ HIB_HIDDEN extern const struct hib_container hib_uswsusp;  /* uswsusp.c */
 /* probe.c: the signature at sig (the resume page's last 10 bytes) */
 HIB_HIDDEN const struct hib_container *hib_probe_signature(const unsigned char *sig,
 							   enum hib_kind *kind, bool *swap);
+
+/* Bitmaps of pages and entries (slots of an image, zero-flagged entries,
+ * pages seen): one bit each, LSB first. */
+static inline bool bit(const uint8_t *b, uint64_t n)
+{
+	return b[n >> 3] & (1u << (n & 7));
+}
+
+static inline void set_bit(uint8_t *b, uint64_t n)
+{
+	b[n >> 3] |= (uint8_t)(1u << (n & 7));
+}
 
 /* Sets bit n, returns whether it was set: the used-page bitmaps that catch
  * loops and pages named twice. */

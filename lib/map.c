@@ -42,7 +42,7 @@ static int map_walk(struct hib_image *img)
 				(unsigned long long)cur, why);
 		goto out;
 	}
-	used[img->resume_offset >> 3] |= (uint8_t)(1u << (img->resume_offset & 7));
+	set_bit(used, img->resume_offset);
 
 	while (cur) {
 		uint64_t idx = img->n_map_pages, k, next;

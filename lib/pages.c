@@ -88,11 +88,6 @@ int hib_image_read_slot(struct hib_image *img, uint64_t slot, void *buf)
 	return hib_pread(img, buf, img->lay.ps, slot * img->lay.ps, what);
 }
 
-static void mark(uint8_t *bits, uint64_t n)
-{
-	bits[n >> 3] |= (uint8_t)(1u << (n & 7));
-}
-
 int hib_image_slot_usage(struct hib_image *img, struct hib_slot_usage *u)
 {
 	const size_t block = 1u << 20;
@@ -121,20 +116,20 @@ int hib_image_slot_usage(struct hib_image *img, struct hib_slot_usage *u)
 		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	mark(own, 0);
+	set_bit(own, 0);
 	for (i = 0; i < img->n_map_pages; i++)
 		if (img->map_pages[i] < area)
-			mark(own, img->map_pages[i]);
+			set_bit(own, img->map_pages[i]);
 	for (i = 0; i < img->info.map_entries; i++) {
 		rc = hib_image_map_entry(img, i, &dev);
 		if (rc)
 			goto out;
 		if (dev < area)
-			mark(own, dev);
+			set_bit(own, dev);
 	}
 	u->area_pages = area;
 	for (s = 0; s < area; s++)
-		u->image_slots += (own[s >> 3] >> (s & 7)) & 1;
+		u->image_slots += bit(own, s);
 	for (s = 0; s < area;) {
 		uint64_t n = block / ps, k;
 
@@ -144,7 +139,7 @@ int hib_image_slot_usage(struct hib_image *img, struct hib_slot_usage *u)
 		if (rc)
 			goto out;
 		for (k = 0; k < n; k++, s++) {
-			if ((own[s >> 3] >> (s & 7)) & 1)
+			if (bit(own, s))
 				continue;
 			if (hib_page_zero(buf + k * ps, ps))
 				continue;

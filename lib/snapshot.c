@@ -182,7 +182,7 @@ int hib_pfn_index_add(struct hib_image *img, uint64_t entry, uint64_t pfn,
 		img->cap_zero_bits = ncap;
 	}
 	if (zero) {
-		img->zero_bits[entry / 8] |= (uint8_t)(1u << (entry & 7));
+		set_bit(img->zero_bits, entry);
 		pf->zero_flagged++;
 	}
 	if (entry == 0 || pfn != pf->highest + 1) {
@@ -209,7 +209,7 @@ int hib_pfn_index_add(struct hib_image *img, uint64_t entry, uint64_t pfn,
 
 bool hib_pfn_is_zero(const struct hib_image *img, uint64_t entry)
 {
-	return img->zero_bits[entry / 8] & (1u << (entry & 7));
+	return bit(img->zero_bits, entry);
 }
 
 int hib_image_pfn_entry(const struct hib_image *img, uint64_t i, uint64_t *pfn,

@@ -28,17 +28,6 @@ double hib_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-bool hib_page_zero(const unsigned char *p, unsigned int ps)
-{
-	const uint64_t *w = (const uint64_t *)(const void *)p;
-	uint64_t acc = 0;
-	unsigned int i;
-
-	for (i = 0; i < ps / 8; i++)
-		acc |= w[i];
-	return acc == 0;
-}
-
 static void put_word(const struct hib_layout *lay, unsigned char *p,
 		     uint64_t v, unsigned int size)
 {
@@ -58,7 +47,7 @@ void hib_meta_page(const struct hib_image *img, uint64_t m,
 	memset(page, 0, lay->ps);
 	for (j = 0; j < per && e < img->pfns.entries; j++, e++) {
 		(void)hib_image_pfn_entry(img, e, &pfn, NULL);
-		if (zero_bits && (zero_bits[e / 8] & (1u << (e & 7))))
+		if (zero_bits && bit(zero_bits, e))
 			pfn |= flag;
 		put_word(lay, page + j * lay->word, pfn, lay->word);
 	}

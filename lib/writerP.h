@@ -71,16 +71,6 @@ struct wctx {
 	uint64_t wb_slot, wb_pages;
 };
 
-static inline bool bit(const uint8_t *b, uint64_t n)
-{
-	return b[n >> 3] & (1u << (n & 7));
-}
-
-static inline void set_bit(uint8_t *b, uint64_t n)
-{
-	b[n >> 3] |= (uint8_t)(1u << (n & 7));
-}
-
 /* emit.c */
 HIB_HIDDEN void hib_w_put_word(const struct hib_layout *lay, unsigned char *p,
 			       uint64_t v, unsigned int size);

@@ -4,9 +4,12 @@
 
 #include <check.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <hibimg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *env_or(const char *k, const char *def)
 {
@@ -150,4 +153,101 @@ char *slurp(const char *path, size_t *len)
 			*len = (size_t)sz;
 	}
 	return buf;
+}
+
+/* Sidecar resume_offset= (swap files): where the resume page is. */
+uint64_t fx_offset(const char *name)
+{
+	struct sidecar sc;
+	char path[512];
+
+	fixture_src(path, sizeof(path), name, "expect");
+	if (sidecar_load(path, &sc) || !sidecar_has(&sc, "resume_offset"))
+		return 0;
+	return strtoull(sidecar_get(&sc, "resume_offset"), NULL, 10);
+}
+
+int open_at(struct hib_image *img, const char *path, uint64_t off)
+{
+	if (off)
+		ck_assert_int_eq(hib_image_set_resume_offset(img, off), HIB_OK);
+	return hib_image_open(img, path);
+}
+
+char tmpdir[256];
+
+void mk_tmpdir(void)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/hibimg-check-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+void rm_tmpdir(void)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+void put_le(unsigned char *p, uint64_t v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+const char *write_file(const char *name, const void *buf, size_t len)
+{
+	static char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, buf, len), (ssize_t)len);
+	close(fd);
+	return path;
+}
+
+/* A swap header page as mkswap writes it (union swap_header). */
+void mkswap_page(unsigned char *pg, unsigned int ps)
+{
+	memset(pg, 0, ps);
+	put_le(pg + 1024, 1, 4);            /* version */
+	put_le(pg + 1028, 16383, 4);        /* last_page */
+	memcpy(pg + 1036, "\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10", 16);
+	memcpy(pg + 1052, "myswap", 6);
+	memcpy(pg + ps - 10, "SWAPSPACE2", 10);
+}
+
+int fixtures_setup(char names[FIXTURES_MAX][64], size_t *n,
+		   char spent[SPENT_MAX][64], size_t *nspent)
+{
+	size_t ns = 0;
+
+	*n = fixtures_list(names, FIXTURES_MAX);
+	/* spent areas are not images any more: a test of their own */
+	for (size_t i = 0; i < *n;) {
+		struct sidecar sc;
+		char path[512];
+
+		fixture_src(path, sizeof(path), names[i], "expect");
+		if (sidecar_load(path, &sc) == 0 && sidecar_has(&sc, "spent_from")) {
+			if (spent && ns < SPENT_MAX)
+				memcpy(spent[ns++], names[i], 64);
+			memmove(names[i], names[i + 1], (*n - i - 1) * 64);
+			(*n)--;
+		} else {
+			i++;
+		}
+	}
+	if (nspent)
+		*nspent = ns;
+	if (*n < 4) {
+		fprintf(stderr, "expected at least 4 fixtures, found %zu\n", *n);
+		return -1;
+	}
+	return 0;
 }

@@ -28,4 +28,30 @@ void fixture_src(char *buf, size_t cap, const char *name, const char *suffix);
 void fixture_img(char *buf, size_t cap, const char *name);
 char *slurp(const char *path, size_t *len);
 
+/* The fixtures that are images (at most FIXTURES_MAX), sorted, into names,
+ * and the spent areas (sidecar spent_from=: not images any more, a test of
+ * their own) into spent (at most SPENT_MAX; NULL: left out). Fewer than 4
+ * images: a message and -1. */
+#define FIXTURES_MAX 32
+#define SPENT_MAX 8
+int fixtures_setup(char names[FIXTURES_MAX][64], size_t *n,
+		   char spent[SPENT_MAX][64], size_t *nspent);
+
+struct hib_image;
+/* Sidecar resume_offset= (swap files): where the resume page is; 0 if none. */
+uint64_t fx_offset(const char *name);
+/* hib_image_open() at resume page off (0: the default). */
+int open_at(struct hib_image *img, const char *path, uint64_t off);
+
+/* A fresh directory /tmp/hibimg-check-XXXXXX in tmpdir, and its removal. */
+extern char tmpdir[256];
+void mk_tmpdir(void);
+void rm_tmpdir(void);
+/* v as n little-endian bytes at p */
+void put_le(unsigned char *p, uint64_t v, int n);
+/* tmpdir/NAME with these bytes; the path, in a static buffer */
+const char *write_file(const char *name, const void *buf, size_t len);
+/* A swap header page as mkswap writes it (union swap_header). */
+void mkswap_page(unsigned char *pg, unsigned int ps);
+
 #endif

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * check_probe - lib/probe.c and lib/map.c on hand-built pages: what kind of
+ * area a resume page says it is, and the bounds and cycles of the swap map.
+ */
+#include "config.h"
+#include "testutil.h"
+
+#include <check.h>
+#include <hibimg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- resume page probing on hand-built pages ------------------------------ */
+
+static enum hib_kind probe(const char *path, struct hib_header *out, int *load_rc)
+{
+	struct hib_image *img = hib_image_new();
+	enum hib_kind k;
+
+	ck_assert_ptr_nonnull(img);
+	ck_assert_int_eq(hib_image_open(img, path), HIB_OK);
+	*out = *hib_image_header(img);
+	k = out->kind;
+	*load_rc = hib_image_load(img);
+	hib_image_free(img);
+	return k;
+}
+
+START_TEST(probe_kinds)
+{
+	static unsigned char pg[65536 * 2];
+	struct hib_header h;
+	int lrc;
+
+	mk_tmpdir();
+	memset(pg, 0xa5, 1024);
+	ck_assert_int_eq(probe(write_file("tiny", pg, 1024), &h, &lrc), HIB_KIND_UNKNOWN);
+	ck_assert_int_eq(lrc, HIB_ERR_UNSUPPORTED);
+
+	mkswap_page(pg, 4096);
+	ck_assert_int_eq(probe(write_file("swap", pg, 8192), &h, &lrc), HIB_KIND_SWAP);
+	ck_assert_int_eq(lrc, HIB_ERR_UNSUPPORTED);
+	ck_assert_uint_eq(h.page_size, 4096);
+	ck_assert_uint_eq(h.swap_version, 1);
+	ck_assert_uint_eq(h.last_page, 16383);
+	ck_assert_str_eq(h.label, "myswap");
+	ck_assert_int_eq(h.uuid[15], 0x10);
+
+	/* The kernel put SWAPSPACE2 back but left image/flags/crc32. */
+	memcpy(pg + 4096 - 20, "SWAPSPACE2", 10);
+	put_le(pg + 4096 - 32, 1234, 8);
+	put_le(pg + 4096 - 24, 4, 4);
+	ck_assert_int_eq(probe(write_file("spent", pg, 8192), &h, &lrc), HIB_KIND_SPENT);
+	ck_assert_int_eq(lrc, HIB_ERR_UNSUPPORTED);
+	ck_assert_uint_eq(h.image, 1234);
+	ck_assert_uint_eq(h.flags, 4);
+
+	memcpy(pg + 4096 - 10, "ULSUSPEND\0", 10);
+	ck_assert_int_eq(probe(write_file("ul", pg, 8192), &h, &lrc), HIB_KIND_USWSUSP);
+	memcpy(pg + 4096 - 10, "S2SUSPEND\0", 10);
+	ck_assert_int_eq(probe(write_file("s2", pg, 8192), &h, &lrc), HIB_KIND_S2SUSPEND);
+	memcpy(pg + 4096 - 10, "LINHIB0001", 10);
+	ck_assert_int_eq(probe(write_file("lh", pg, 8192), &h, &lrc), HIB_KIND_KERNEL_DEV);
+
+	memcpy(pg, "\xed\xc3\x02\xe9\x98\x56\xe5\x0c", 8);
+	ck_assert_int_eq(probe(write_file("toi", pg, 8192), &h, &lrc), HIB_KIND_TUXONICE);
+
+	/* 16 KiB pages: the signature sits at 16384 - 10. */
+	mkswap_page(pg, 16384);
+	memcpy(pg + 16384 - 10, "S1SUSPEND\0", 10);
+	memcpy(pg + 16384 - 20, "SWAPSPACE2", 10);
+	put_le(pg + 16384 - 24, 0x40, 4);        /* an unknown flag bit */
+	put_le(pg + 16384 - 32, 5, 8);
+	ck_assert_int_eq(probe(write_file("ps16k", pg, 65536), &h, &lrc), HIB_KIND_KERNEL);
+	ck_assert_uint_eq(h.page_size, 16384);
+	ck_assert_int_eq(lrc, HIB_ERR_UNSUPPORTED);
+	rm_tmpdir();
+}
+END_TEST
+
+START_TEST(map_bounds_and_cycles)
+{
+	static unsigned char dev[8 * 4096];
+	struct hib_header h;
+	int lrc;
+
+	mk_tmpdir();
+	mkswap_page(dev, 4096);
+	memcpy(dev + 4096 - 10, "S1SUSPEND\0", 10);
+	put_le(dev + 4096 - 24, 4, 4);
+
+	put_le(dev + 4096 - 32, 99, 8);              /* first map page off the device */
+	ck_assert_int_eq(probe(write_file("far", dev, sizeof(dev)), &h, &lrc), HIB_KIND_KERNEL);
+	ck_assert_int_eq(lrc, HIB_ERR_DAMAGED);
+
+	put_le(dev + 4096 - 32, 1, 8);               /* map page 1 -> 2 -> 1 */
+	put_le(dev + 1 * 4096, 3, 8);
+	put_le(dev + 1 * 4096 + 4088, 2, 8);
+	put_le(dev + 2 * 4096, 4, 8);
+	put_le(dev + 2 * 4096 + 4088, 1, 8);
+	ck_assert_int_eq(probe(write_file("loop", dev, sizeof(dev)), &h, &lrc), HIB_KIND_KERNEL);
+	ck_assert_int_eq(lrc, HIB_ERR_DAMAGED);
+
+	put_le(dev + 2 * 4096 + 4088, 0, 8);         /* entry naming a map page */
+	put_le(dev + 2 * 4096, 1, 8);
+	ck_assert_int_eq(probe(write_file("dup", dev, sizeof(dev)), &h, &lrc), HIB_KIND_KERNEL);
+	ck_assert_int_eq(lrc, HIB_ERR_DAMAGED);
+	rm_tmpdir();
+}
+END_TEST
+
+static Suite *probe_suite(void)
+{
+	Suite *s = suite_create("probe");
+	TCase *tc;
+
+	tc = tcase_create("probe");
+	tcase_add_test(tc, probe_kinds);
+	tcase_add_test(tc, map_bounds_and_cycles);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr;
+	int failed;
+
+	sr = srunner_create(probe_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

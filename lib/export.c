@@ -403,9 +403,6 @@ int hib_export(struct hib_image *img, const char *out,
 	/* The ELF headers go in last, at the front: not for a pipe. */
 	flags = (o->output_flags & HIB_OUTPUT_FORCE) |
 		(o->format == HIB_EXPORT_ELF ? 0 : HIB_OUTPUT_STREAM);
-	if (o->format == HIB_EXPORT_ELF && !strcmp(out, "-"))
-		return hib_seterr(img, HIB_ERR_INVAL,
-				  "an ELF core cannot go to standard output (its headers are written last): name a file");
 	rc = hib_output_open(img, out, flags, 0, &x.out);
 	if (rc)
 		return rc;

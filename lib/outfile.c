@@ -39,6 +39,8 @@ struct hib_output {
 	bool replace;               /* an existing file is replaced at commit */
 	int slot;                   /* temporary name registered here, -1 none */
 	bool in_order;              /* HIB_OUTPUT_STREAM */
+	bool have_ev;               /* ev computed (sysfs walked) */
+	struct hib_evidence ev;     /* the input's, once per open */
 	uint64_t pos;               /* end of the last write (in order) */
 };
 
@@ -103,7 +105,7 @@ static int not_evidence(struct hib_output *o, const char *what,
 			const struct stat *st, const struct stat *dirst)
 {
 	struct hib_image *img = o->img;
-	struct hib_evidence ev;
+	struct hib_evidence *ev = &o->ev;
 	struct stat in;
 	char name[96];
 
@@ -114,16 +116,19 @@ static int not_evidence(struct hib_output *o, const char *what,
 		return hib_seterr(img, HIB_ERR_INVAL,
 				  "%s is the input itself: refusing to write over the evidence",
 				  what);
-	hib_evidence_of(&ev, &in);
-	if (st && S_ISBLK(st->st_mode) && hib_evidence_has_dev(&ev, st->st_rdev))
+	if (!o->have_ev) {
+		hib_evidence_of(ev, &in);
+		o->have_ev = true;
+	}
+	if (st && S_ISBLK(st->st_mode) && hib_evidence_has_dev(ev, st->st_rdev))
 		return hib_seterr(img, HIB_ERR_INVAL,
 				  "%s holds the input %s or is part of it: refusing to write over the evidence",
 				  what, img->path);
-	if (st && !S_ISBLK(st->st_mode) && hib_evidence_has_inode(&ev, st->st_dev, st->st_ino))
+	if (st && !S_ISBLK(st->st_mode) && hib_evidence_has_inode(ev, st->st_dev, st->st_ino))
 		return hib_seterr(img, HIB_ERR_INVAL,
 				  "%s is the file behind the input %s (a loop device): refusing to write over the evidence",
 				  what, img->path);
-	if (dirst && hib_evidence_has_dev(&ev, dirst->st_dev))
+	if (dirst && hib_evidence_has_dev(ev, dirst->st_dev))
 		return hib_seterr(img, HIB_ERR_INVAL,
 				  "%s is on a file system on %s, which holds the input %s or is part of it: refusing to write over the evidence",
 				  what, devname_of(dirst->st_dev, name, sizeof(name)), img->path);
@@ -228,6 +233,15 @@ static int open_device(struct hib_output *o, const struct stat *st, uint64_t min
 	return HIB_OK;
 }
 
+/* Refused by permissions or a read-only file system: a usage matter (2);
+ * anything else, ENOSPC included, an I/O error (3). */
+static int create_err(struct hib_output *o, int e)
+{
+	return hib_seterr(o->img, (e == EACCES || e == EROFS || e == EPERM) ?
+			  HIB_ERR_INVAL : HIB_ERR_IO,
+			  "cannot create %s: %s", o->path, strerror(e));
+}
+
 static int open_file(struct hib_output *o)
 {
 	struct hib_image *img = o->img;
@@ -241,9 +255,7 @@ static int open_file(struct hib_output *o)
 	}
 	e = errno;
 	if (e != EOPNOTSUPP && e != EISDIR && e != EINVAL && e != ENOENT)
-		return hib_seterr(img, e == ENOSPC ? HIB_ERR_IO :
-				  (e == EACCES || e == EROFS || e == EPERM) ? HIB_ERR_INVAL : HIB_ERR_IO,
-				  "cannot create %s: %s", o->path, strerror(e));
+		return create_err(o, e);
 	if (asprintf(&tmp, "%s.hibimg-XXXXXX", o->path) < 0)
 		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
 	/* Images and memory dumps hold keys and passwords: owner only. */
@@ -251,9 +263,7 @@ static int open_file(struct hib_output *o)
 	if (o->fd < 0) {
 		e = errno;
 		free(tmp);
-		return hib_seterr(img, (e == EACCES || e == EROFS || e == EPERM) ?
-				  HIB_ERR_INVAL : HIB_ERR_IO,
-				  "cannot create %s: %s", o->path, strerror(e));
+		return create_err(o, e);
 	}
 	o->slot = live_add(tmp);
 	if (o->slot < 0) {

@@ -20,6 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "testutil.h"
+
 #define PS 4096u
 #define EPM 511u
 
@@ -128,16 +130,10 @@ int main(void)
 {
 	Suite *s = suite_create("mapcount");
 	TCase *tc = tcase_create("chain");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, multiple_of_511);
 	tcase_add_test(tc, around_511k);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s);
 }

@@ -328,14 +328,7 @@ static Suite *reader_suite(void)
 
 int main(void)
 {
-	SRunner *sr;
-	int failed;
-
 	if (fixtures_setup(fixtures, &nfixtures, NULL, NULL) < 0)
 		return EXIT_FAILURE;
-	sr = srunner_create(reader_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(reader_suite());
 }

@@ -53,14 +53,7 @@ static Suite *spent_suite(void)
 
 int main(void)
 {
-	SRunner *sr;
-	int failed;
-
 	if (fixtures_setup(fixtures, &nfixtures, spent, &nspent) < 0)
 		return EXIT_FAILURE;
-	sr = srunner_create(spent_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(spent_suite());
 }

@@ -251,3 +251,14 @@ int fixtures_setup(char names[FIXTURES_MAX][64], size_t *n,
 	}
 	return 0;
 }
+
+int check_run(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -54,4 +54,8 @@ const char *write_file(const char *name, const void *buf, size_t len);
 /* A swap header page as mkswap writes it (union swap_header). */
 void mkswap_page(unsigned char *pg, unsigned int ps);
 
+/* Runs the suite, frees it; EXIT_SUCCESS when every test passed. */
+struct Suite;
+int check_run(struct Suite *s);
+
 #endif

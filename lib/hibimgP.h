@@ -90,6 +90,35 @@ HIB_HIDDEN int hib_pread(struct hib_image *img, void *buf, size_t len,
 HIB_HIDDEN uint64_t hib_get_word(const struct hib_layout *lay,
 				 const unsigned char *p, unsigned int size);
 
+/* abi.c: a struct the caller allocates (HIB_INIT sets its size). Each is
+ * taken from the end of its first released layout, HIB_V1_<name>, which
+ * never changes, up to the library's sizeof: hib_abi_in() copies options
+ * into a zeroed full struct, hib_abi_size() checks a result's size before
+ * the library fills a full one, hib_abi_out() copies back what fits. A
+ * field appended starts at or after the old sizeof (an explicit pad
+ * member fills any tail padding first): an older caller's padding bytes,
+ * which it never set, must not become a field. */
+HIB_HIDDEN int hib_abi_size(struct hib_image *img, const char *name,
+			    const void *caller, size_t min, size_t full);
+HIB_HIDDEN int hib_abi_in(struct hib_image *img, const char *name, void *full,
+			  size_t full_size, size_t min, const void *caller);
+HIB_HIDDEN void hib_abi_out(void *caller, const void *full);
+#define HIB_ABI_IN(img, T, full, caller) \
+	hib_abi_in(img, #T, full, sizeof(struct T), HIB_V1_##T, caller)
+#define HIB_ABI_SIZE(img, T, caller) \
+	hib_abi_size(img, #T, caller, HIB_V1_##T, sizeof(struct T))
+
+#define HIB_V1_END(T, last) (offsetof(struct T, last) + sizeof(((struct T *)0)->last))
+#define HIB_V1_hib_identity           HIB_V1_END(hib_identity, have_swapper_pg_dir)
+#define HIB_V1_hib_page               HIB_V1_END(hib_page, data)
+#define HIB_V1_hib_progress           HIB_V1_END(hib_progress, md5_ok)
+#define HIB_V1_hib_recompress_opts    HIB_V1_END(hib_recompress_opts, overwrite_swapped_out)
+#define HIB_V1_hib_recompress_result  HIB_V1_END(hib_recompress_result, slots_extra_data)
+#define HIB_V1_hib_build_opts         HIB_V1_END(hib_build_opts, output_flags)
+#define HIB_V1_hib_export_opts        HIB_V1_END(hib_export_opts, output_flags)
+#define HIB_V1_hib_export_result      HIB_V1_END(hib_export_result, kernel_map_loads)
+#define HIB_V1_hib_slot_usage         HIB_V1_END(hib_slot_usage, first_foreign)
+
 /* header.c */
 HIB_HIDDEN int hib_header_probe(struct hib_image *img);
 

@@ -16,11 +16,11 @@
  * The image is laid out from slot 1 as on an empty swap area; the area is
  * as large as the worst case needs and sparse.
  */
-int hib_image_build(struct hib_image *img, const char *out,
-		    const struct hib_build_opts *o, uint64_t entries,
-		    const uint64_t *pfns, const uint8_t *zero_bits,
-		    hib_build_page_fn fn, void *arg,
-		    struct hib_recompress_result *res)
+static int build(struct hib_image *img, const char *out,
+		 const struct hib_build_opts *o, uint64_t entries,
+		 const uint64_t *pfns, const uint8_t *zero_bits,
+		 hib_build_page_fn fn, void *arg,
+		 struct hib_recompress_result *res)
 {
 	struct hib_recompress_opts ro = { .to = o->to, .level = o->level,
 					  .threads = o->threads,
@@ -136,5 +136,24 @@ out:
 	hib_w_release(&w, rc);
 	img->devpages = 0;
 	img->devsize = 0;
+	return rc;
+}
+
+int hib_image_build(struct hib_image *img, const char *out,
+		    const struct hib_build_opts *opts, uint64_t entries,
+		    const uint64_t *pfns, const uint8_t *zero_bits,
+		    hib_build_page_fn fn, void *arg,
+		    struct hib_recompress_result *res)
+{
+	struct hib_build_opts o;
+	struct hib_recompress_result full;
+	int rc = HIB_ABI_IN(img, hib_build_opts, &o, opts);
+
+	if (rc == HIB_OK)
+		rc = HIB_ABI_SIZE(img, hib_recompress_result, res);
+	if (rc)
+		return rc;
+	rc = build(img, out, &o, entries, pfns, zero_bits, fn, arg, &full);
+	hib_abi_out(res, &full);
 	return rc;
 }

@@ -383,8 +383,8 @@ static int stream_pages(struct ex *x)
 	return rc < 0 ? rc : HIB_OK;
 }
 
-int hib_export(struct hib_image *img, const char *out,
-	       const struct hib_export_opts *o, struct hib_export_result *res)
+static int export_image(struct hib_image *img, const char *out,
+			const struct hib_export_opts *o, struct hib_export_result *res)
 {
 	struct ex x;
 	unsigned int flags;
@@ -448,5 +448,21 @@ out:
 	rc = hib_output_close(x.out, rc);
 	free(x.buf);
 	free(x.vmci);
+	return rc;
+}
+
+int hib_export(struct hib_image *img, const char *out,
+	       const struct hib_export_opts *opts, struct hib_export_result *res)
+{
+	struct hib_export_opts o;
+	struct hib_export_result full;
+	int rc = HIB_ABI_IN(img, hib_export_opts, &o, opts);
+
+	if (rc == HIB_OK)
+		rc = HIB_ABI_SIZE(img, hib_export_result, res);
+	if (rc)
+		return rc;
+	rc = export_image(img, out, &o, &full);
+	hib_abi_out(res, &full);
 	return rc;
 }

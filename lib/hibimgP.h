@@ -185,6 +185,12 @@ HIB_HIDDEN bool hib_pfn_is_zero(const struct hib_image *img, uint64_t entry);
 HIB_HIDDEN uint64_t hib_pfn_run_len(const struct hib_image *img, uint64_t r);
 HIB_HIDDEN bool hib_pfn_find(const struct hib_image *img, uint64_t pfn, uint64_t *entry);
 
+/* reader.c: a struct hib_page inside lib/ is always the library's own, so
+ * lib/ reads pages without the caller's size check that the public
+ * hib_reader_next() makes (reader.c defines it as (hib_reader_next)). */
+HIB_HIDDEN int hib_reader_next_page(struct hib_reader *rd, struct hib_page *pg);
+#define hib_reader_next(rd, pg) hib_reader_next_page(rd, pg)
+
 /* Where the stream reader stopped, for a container's own final checks. */
 struct hib_stream_end {
 	struct hib_chunk chunk;     /* the last chunk held */

@@ -87,7 +87,7 @@ static void take_vmcoreinfo(struct hib_identity *id, const unsigned char *pg,
 	}
 }
 
-int hib_image_identify(struct hib_image *img, struct hib_identity *id)
+static int identify(struct hib_image *img, struct hib_identity *id)
 {
 	struct hib_reader *rd;
 	struct hib_page pg;
@@ -125,4 +125,16 @@ int hib_image_identify(struct hib_image *img, struct hib_identity *id)
 	if (!id->release[0] && id->vmcoreinfo_release[0])
 		strcpy(id->release, id->vmcoreinfo_release);
 	return HIB_OK;
+}
+
+int hib_image_identify(struct hib_image *img, struct hib_identity *id)
+{
+	struct hib_identity full;
+	int rc = HIB_ABI_SIZE(img, hib_identity, id);
+
+	if (rc)
+		return rc;
+	rc = identify(img, &full);
+	hib_abi_out(id, &full);
+	return rc;
 }

@@ -88,7 +88,7 @@ int hib_image_read_slot(struct hib_image *img, uint64_t slot, void *buf)
 	return hib_pread(img, buf, img->lay.ps, slot * img->lay.ps, what);
 }
 
-int hib_image_slot_usage(struct hib_image *img, struct hib_slot_usage *u)
+static int slot_usage(struct hib_image *img, struct hib_slot_usage *u)
 {
 	const size_t block = 1u << 20;
 	unsigned int ps = img->lay.ps;
@@ -151,5 +151,17 @@ int hib_image_slot_usage(struct hib_image *img, struct hib_slot_usage *u)
 out:
 	free(own);
 	free(buf);
+	return rc;
+}
+
+int hib_image_slot_usage(struct hib_image *img, struct hib_slot_usage *u)
+{
+	struct hib_slot_usage full;
+	int rc = HIB_ABI_SIZE(img, hib_slot_usage, u);
+
+	if (rc)
+		return rc;
+	rc = slot_usage(img, &full);
+	hib_abi_out(u, &full);
 	return rc;
 }

@@ -149,10 +149,16 @@ void hib_reader_set_chunk_cb(struct hib_reader *rd, hib_chunk_cb cb, void *arg)
 	rd->chunk_arg = arg;
 }
 
-void hib_reader_progress(const struct hib_reader *rd, struct hib_progress *p)
+int hib_reader_progress(const struct hib_reader *rd, struct hib_progress *p)
 {
-	*p = rd->prog;
-	p->crc32 = rd->crc;
+	struct hib_progress full = rd->prog;
+	int rc = HIB_ABI_SIZE(rd->img, hib_progress, p);
+
+	if (rc)
+		return rc;
+	full.crc32 = rd->crc;
+	hib_abi_out(p, &full);
+	return HIB_OK;
 }
 
 static int fail(struct hib_reader *rd, int rc)
@@ -557,7 +563,7 @@ static int finish(struct hib_reader *rd)
 	return HIB_OK;
 }
 
-int hib_reader_next(struct hib_reader *rd, struct hib_page *pg)
+int hib_reader_next_page(struct hib_reader *rd, struct hib_page *pg)
 {
 	struct hib_image *img = rd->img;
 	uint64_t e;
@@ -602,6 +608,17 @@ int hib_reader_next(struct hib_reader *rd, struct hib_page *pg)
 	}
 	rd->pfn_entry++;
 	return 1;
+}
+
+/* Parenthesised: hibimgP.h sends lib/'s own calls to hib_reader_next_page(). */
+int (hib_reader_next)(struct hib_reader *rd, struct hib_page *pg)
+{
+	struct hib_page full;
+	int rc = HIB_ABI_SIZE(rd->img, hib_page, pg);
+
+	if (rc == HIB_OK && (rc = hib_reader_next_page(rd, &full)) == 1)
+		hib_abi_out(pg, &full);
+	return rc;
 }
 
 int hib_image_load_pfns(struct hib_image *img)

@@ -352,9 +352,9 @@ static int copy_area(struct wctx *w, int sparse)
 	return rc;
 }
 
-int hib_recompress(struct hib_image *img, const char *out,
-		   const struct hib_recompress_opts *o,
-		   struct hib_recompress_result *res)
+static int recompress(struct hib_image *img, const char *out,
+		      const struct hib_recompress_opts *o,
+		      struct hib_recompress_result *res)
 {
 	struct wctx w;
 	int rc;
@@ -514,5 +514,22 @@ int hib_recompress(struct hib_image *img, const char *out,
 	w.out = NULL;
 out:
 	hib_w_release(&w, rc);
+	return rc;
+}
+
+int hib_recompress(struct hib_image *img, const char *out,
+		   const struct hib_recompress_opts *opts,
+		   struct hib_recompress_result *res)
+{
+	struct hib_recompress_opts o;
+	struct hib_recompress_result full;
+	int rc = HIB_ABI_IN(img, hib_recompress_opts, &o, opts);
+
+	if (rc == HIB_OK)
+		rc = HIB_ABI_SIZE(img, hib_recompress_result, res);
+	if (rc)
+		return rc;
+	rc = recompress(img, out, &o, &full);
+	hib_abi_out(res, &full);
 	return rc;
 }

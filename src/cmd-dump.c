@@ -147,7 +147,7 @@ static int dump_chunks(struct hib_image *img, const struct out_opts *oo)
 {
 	struct chunk_ctx cx;
 	struct hib_reader *rd;
-	struct hib_page pg;
+	struct hib_page pg = HIB_INIT(struct hib_page);
 	int rc, prc;
 
 	load_or_die(img, 0);
@@ -238,7 +238,7 @@ static int dump_page(struct hib_image *img, uint64_t want, const char *outfile,
 {
 	struct hib_output *out = NULL;
 	struct hib_reader *rd;
-	struct hib_page pg;
+	struct hib_page pg = HIB_INIT(struct hib_page);
 	unsigned int ps = hib_image_header(img)->page_size;
 	unsigned char *zero = NULL;
 	const unsigned char *data = NULL;

@@ -66,8 +66,8 @@ int cmd_export(int argc, char **argv)
 		{ "version",       no_argument,       NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct hib_export_opts o = { .format = HIB_EXPORT_RAW };
-	struct hib_export_result res;
+	struct hib_export_opts o = HIB_INIT(struct hib_export_opts, .format = HIB_EXPORT_RAW);
+	struct hib_export_result res = HIB_INIT(struct hib_export_result);
 	struct out_opts oo = { 0 };
 	struct hib_image *img;
 	struct out_rec *r;

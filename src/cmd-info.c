@@ -33,7 +33,7 @@ static int describe(struct out_rec *r, const char *spec, uint64_t offset, int sc
 {
 	struct hib_image *img = hib_image_new();
 	const struct hib_uswsusp *u;
-	struct hib_identity id;
+	struct hib_identity id = HIB_INIT(struct hib_identity);
 	int rc;
 
 	if (!img)
@@ -102,7 +102,7 @@ static int describe(struct out_rec *r, const char *spec, uint64_t offset, int sc
 	 * page would count as foreign data. */
 	if (scan && hib_image_header(img)->resume_offset == 0 &&
 	    hib_image_header(img)->kind != HIB_KIND_USWSUSP) {
-		struct hib_slot_usage su;
+		struct hib_slot_usage su = HIB_INIT(struct hib_slot_usage);
 
 		rc = hib_image_slot_usage(img, &su);
 		if (rc)

@@ -77,12 +77,13 @@ int cmd_recompress(int argc, char **argv)
 		{ "version",            no_argument,       NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct hib_recompress_opts o = { .to = HIB_COMP_NONE, .level = HIB_LEVEL_AUTO };
-	struct hib_recompress_result res;
+	struct hib_recompress_opts o = HIB_INIT(struct hib_recompress_opts,
+					      .to = HIB_COMP_NONE, .level = HIB_LEVEL_AUTO);
+	struct hib_recompress_result res = HIB_INIT(struct hib_recompress_result);
 	struct out_opts oo = { 0 };
 	struct out_rec *r;
 	struct hib_image *img;
-	struct hib_identity id;
+	struct hib_identity id = HIB_INIT(struct hib_identity);
 	const char *out = NULL;
 	char fl[128];
 	uint64_t offset = 0;

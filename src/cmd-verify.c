@@ -89,7 +89,7 @@ static void checksum_section(struct out_rec *r, const struct hib_image *img,
 
 static void progress(const struct hib_reader *rd, int final)
 {
-	struct hib_progress p;
+	struct hib_progress p = HIB_INIT(struct hib_progress);
 
 	hib_reader_progress(rd, &p);
 	fprintf(stderr, "\rhibimg: verifying: %3u%% (%" PRIu64 "/%" PRIu64 " pages)%s",
@@ -114,8 +114,8 @@ int cmd_verify(int argc, char **argv)
 	struct out_rec *r;
 	struct hib_image *img;
 	struct hib_reader *rd = NULL;
-	struct hib_progress p;
-	struct hib_page pg;
+	struct hib_progress p = HIB_INIT(struct hib_progress);
+	struct hib_page pg = HIB_INIT(struct hib_page);
 	struct tally t = { 0 };
 	const struct hib_header *h;
 	const struct hib_info *in;

@@ -53,15 +53,17 @@ START_TEST(export_kaslr_phys_base)
 {
 	/* _i: the vmci_cases entry; ASan/UBSan (check-sanitize) watch the
 	 * hostile ones for reads past the page and signed overflow */
-	struct hib_build_opts bo = { .to = HIB_COMP_LZ4, .level = HIB_LEVEL_AUTO, .threads = 1 };
-	struct hib_export_opts eo = { .format = HIB_EXPORT_ELF };
-	struct hib_recompress_result br;
-	struct hib_export_result er;
+	struct hib_build_opts bo = HIB_INIT(struct hib_build_opts, .to = HIB_COMP_LZ4,
+					    .level = HIB_LEVEL_AUTO, .threads = 1);
+	struct hib_export_opts eo = HIB_INIT(struct hib_export_opts,
+					     .format = HIB_EXPORT_ELF);
+	struct hib_recompress_result br = HIB_INIT(struct hib_recompress_result);
+	struct hib_export_result er = HIB_INIT(struct hib_export_result);
 	static unsigned char pages[16 * 4096];
 	uint64_t pfns[64], i, aliases = 0;
 	struct hib_image *src, *img;
 	struct hib_reader *rd;
-	struct hib_page pg;
+	struct hib_page pg = HIB_INIT(struct hib_page);
 	char path[512], built[600], elf[600];
 	unsigned char *f;
 	size_t len, n = 0;

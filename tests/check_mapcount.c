@@ -73,10 +73,10 @@ static void check_entries(uint64_t n)
 {
 	char dir[] = "/tmp/hibimg-check-mapcount-XXXXXX", path[128];
 	uint64_t *pfns = malloc(n * sizeof(*pfns)), i, E, walked;
-	struct hib_build_opts bo = { .to = HIB_COMP_NONE, .level = HIB_LEVEL_AUTO,
-				     .threads = 1 };
+	struct hib_build_opts bo = HIB_INIT(struct hib_build_opts, .to = HIB_COMP_NONE,
+					    .level = HIB_LEVEL_AUTO, .threads = 1);
 	struct hib_sim_opts so = { .threads = 1 };
-	struct hib_recompress_result res;
+	struct hib_recompress_result res = HIB_INIT(struct hib_recompress_result);
 	struct hib_sim_result sr;
 	struct hib_image *img;
 	size_t k;

@@ -90,9 +90,9 @@ START_TEST(reader_matches_kernel)
 	struct sidecar sc;
 	struct hib_image *img;
 	struct hib_reader *rd;
-	struct hib_page pg;
-	struct hib_progress p;
-	struct hib_identity id;
+	struct hib_page pg = HIB_INIT(struct hib_page);
+	struct hib_progress p = HIB_INIT(struct hib_progress);
+	struct hib_identity id = HIB_INIT(struct hib_identity);
 	struct sums s = { 0 };
 	const struct hib_info *in;
 	const struct hib_pfns *pf;
@@ -194,8 +194,8 @@ static void read_all(const char *path, uint64_t off, unsigned int threads,
 	static const unsigned char zero[4096];
 	struct hib_image *img = hib_image_new();
 	struct hib_reader *rd;
-	struct hib_progress p;
-	struct hib_page pg;
+	struct hib_progress p = HIB_INIT(struct hib_progress);
+	struct hib_page pg = HIB_INIT(struct hib_page);
 	int rc;
 
 	memset(r, 0, sizeof(*r));

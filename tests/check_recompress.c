@@ -28,7 +28,7 @@ static uint64_t content_digest(const char *path, uint64_t off, uint64_t *npages)
 	static const unsigned char zero[65536];
 	struct hib_image *img = hib_image_new();
 	struct hib_reader *rd;
-	struct hib_page pg;
+	struct hib_page pg = HIB_INIT(struct hib_page);
 	uint64_t h = 1469598103934665603ull;
 	unsigned int ps;
 	int rc;
@@ -119,10 +119,12 @@ START_TEST(rewrite_round_trips)
 	const char *name = fixtures[cases[_i].fixture];
 	size_t m = cases[_i].mode;
 	uint64_t off = fx_offset(name);
-	struct hib_recompress_opts o = { .to = modes[m].to, .level = modes[m].level,
-					 .zero = modes[m].zero,
-					 .unsafe_extra_slots = modes[m].unsafe };
-	struct hib_recompress_result res;
+	struct hib_recompress_opts o = HIB_INIT(struct hib_recompress_opts,
+						.to = modes[m].to,
+						.level = modes[m].level,
+						.zero = modes[m].zero,
+						.unsafe_extra_slots = modes[m].unsafe);
+	struct hib_recompress_result res = HIB_INIT(struct hib_recompress_result);
 	struct hib_image *img;
 	char src[512], out[600], cmd[1300];
 	uint64_t d_src, d_out, n_src, n_out, devpages, p, changed = 0, changed_data = 0;
@@ -212,9 +214,11 @@ static const uint64_t keep_zero[] = { 0, 100 };
 
 START_TEST(unsafe_takes_zero_slots_first)
 {
-	struct hib_recompress_opts o = { .to = HIB_COMP_NONE, .level = HIB_LEVEL_AUTO,
-					 .unsafe_extra_slots = 1, .dry_run = 1 };
-	struct hib_recompress_result res;
+	struct hib_recompress_opts o = HIB_INIT(struct hib_recompress_opts,
+						.to = HIB_COMP_NONE,
+						.level = HIB_LEVEL_AUTO,
+						.unsafe_extra_slots = 1, .dry_run = 1);
+	struct hib_recompress_result res = HIB_INIT(struct hib_recompress_result);
 	struct hib_image *img;
 	static const unsigned char zero[4096];
 	unsigned char fill[4096];
@@ -309,8 +313,10 @@ END_TEST
 
 START_TEST(refuses_to_overwrite_input)
 {
-	struct hib_recompress_opts o = { .to = HIB_COMP_LZ4, .level = HIB_LEVEL_AUTO };
-	struct hib_recompress_result res;
+	struct hib_recompress_opts o = HIB_INIT(struct hib_recompress_opts,
+						.to = HIB_COMP_LZ4,
+						.level = HIB_LEVEL_AUTO);
+	struct hib_recompress_result res = HIB_INIT(struct hib_recompress_result);
 	struct hib_image *img;
 	char src[512], path[600], abs_src[PATH_MAX];
 

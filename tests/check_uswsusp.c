@@ -74,7 +74,7 @@ START_TEST(usw_minimal_image)
 	const struct hib_info *in;
 	struct hib_image *img;
 	struct hib_reader *rd;
-	struct hib_page pg;
+	struct hib_page pg = HIB_INIT(struct hib_page);
 	unsigned char want[4096];
 	uint64_t off, first, n, ext;
 

@@ -33,7 +33,7 @@ static void load_source(struct pool *p, const char *path)
 {
 	struct hib_image *img = hib_image_new();
 	struct hib_reader *rd;
-	struct hib_page pg;
+	struct hib_page pg = HIB_INIT(struct hib_page);
 	int rc;
 
 	if (hib_image_open(img, path) || hib_image_load(img) || hib_reader_new(img, &rd))
@@ -127,9 +127,10 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	/* its own scratch output: a rerun replaces it */
-	struct hib_build_opts o = { .to = HIB_COMP_LZO, .level = HIB_LEVEL_AUTO,
-				    .output_flags = HIB_OUTPUT_FORCE };
-	struct hib_recompress_result res;
+	struct hib_build_opts o = HIB_INIT(struct hib_build_opts, .to = HIB_COMP_LZO,
+					   .level = HIB_LEVEL_AUTO,
+					   .output_flags = HIB_OUTPUT_FORCE);
+	struct hib_recompress_result res = HIB_INIT(struct hib_recompress_result);
 	struct pool p = { 0 };
 	struct hib_image *img;
 	uint64_t npages = 0, e, seed = 0x9e3779b97f4a7c15ull, *pfns, pfn = 0x100;

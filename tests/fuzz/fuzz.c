@@ -101,16 +101,17 @@ static void build_template(void)
 	enum hib_compression comp = raw ? HIB_COMP_NONE :
 				    !strcmp(harness, "chunk_lz4") ? HIB_COMP_LZ4 : HIB_COMP_LZO;
 	/* FORCE: the builder replaces the name mkstemp() reserved */
-	struct hib_build_opts o = { .to = comp, .level = HIB_LEVEL_AUTO, .threads = 1,
-				    .output_flags = HIB_OUTPUT_FORCE };
-	struct hib_recompress_result res;
+	struct hib_build_opts o = HIB_INIT(struct hib_build_opts, .to = comp,
+					   .level = HIB_LEVEL_AUTO, .threads = 1,
+					   .output_flags = HIB_OUTPUT_FORCE);
+	struct hib_recompress_result res = HIB_INIT(struct hib_recompress_result);
 	static unsigned char pages[24 * PS], info[PS];
 	uint64_t pfns[48];
 	uint8_t zero[6] = { 0x22, 0, 0x40, 0, 0, 0 };   /* a few zero-flagged */
 	char src[512], out[] = "/tmp/hibimg-fuzz-XXXXXX";
 	struct hib_image *img;
 	struct hib_reader *rd;
-	struct hib_page pg;
+	struct hib_page pg = HIB_INIT(struct hib_page);
 	size_t n = 0;
 	int fd, i;
 	struct stat st;
@@ -195,8 +196,9 @@ static uint64_t run_export(struct hib_image *img)
 	static const enum hib_export_format fmt[] = {
 		HIB_EXPORT_RAW, HIB_EXPORT_LIME, HIB_EXPORT_ELF
 	};
-	struct hib_export_opts o = { .threads = 1, .output_flags = HIB_OUTPUT_FORCE };
-	struct hib_export_result res;
+	struct hib_export_opts o = HIB_INIT(struct hib_export_opts, .threads = 1,
+					    .output_flags = HIB_OUTPUT_FORCE);
+	struct hib_export_result res = HIB_INIT(struct hib_export_result);
 	char out[64];
 	uint64_t sum = 0;
 	size_t i;
@@ -215,8 +217,8 @@ static void run_image(void)
 {
 	struct hib_image *img = hib_image_new();
 	struct hib_reader *rd;
-	struct hib_identity id;
-	struct hib_page pg;
+	struct hib_identity id = HIB_INIT(struct hib_identity);
+	struct hib_page pg = HIB_INIT(struct hib_page);
 	const struct hib_uswsusp *u;
 	uint64_t sum = 0, i, off, first, n, ext;
 	int rc;

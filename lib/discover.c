@@ -10,25 +10,33 @@
 #include <string.h>
 #include <blkid.h>
 
-static int push(struct hib_found **list, size_t *n, const char *path,
-		uint64_t off, int configured)
+/* The caller indexes nothing by sizeof(struct hib_found): it asks for
+ * each one, so the struct can grow. */
+struct hib_found_list {
+	struct hib_found *v;
+	size_t n;
+};
+
+static int push(struct hib_found_list *l, const char *path, uint64_t off,
+		int configured)
 {
-	struct hib_found *l;
+	struct hib_found *v;
 	size_t i;
 
-	for (i = 0; i < *n; i++)
-		if (!strcmp((*list)[i].path, path) && (*list)[i].resume_offset == off)
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].path, path) && l->v[i].resume_offset == off)
 			return HIB_OK;
-	l = realloc(*list, (*n + 1) * sizeof(*l));
-	if (!l)
+	v = realloc(l->v, (l->n + 1) * sizeof(*v));
+	if (!v)
 		return HIB_ERR_NOMEM;
-	*list = l;
-	l[*n].path = strdup(path);
-	if (!l[*n].path)
+	l->v = v;
+	memset(&v[l->n], 0, sizeof(*v));
+	v[l->n].path = strdup(path);
+	if (!v[l->n].path)
 		return HIB_ERR_NOMEM;
-	l[*n].resume_offset = off;
-	l[*n].configured = configured;
-	(*n)++;
+	v[l->n].resume_offset = off;
+	v[l->n].configured = configured;
+	l->n++;
 	return HIB_OK;
 }
 
@@ -46,15 +54,18 @@ static int read_sysfs(const char *path, char *buf, size_t cap)
 	return 0;
 }
 
-int hib_discover(struct hib_found **list, size_t *n)
+int hib_discover(struct hib_found_list **out)
 {
 	char buf[64], path[64];
 	unsigned int maj, min;
 	blkid_cache cache = NULL;
+	struct hib_found_list *list;
 	int rc = HIB_OK;
 
-	*list = NULL;
-	*n = 0;
+	*out = NULL;
+	list = calloc(1, sizeof(*list));
+	if (!list)
+		return HIB_ERR_NOMEM;
 	if (!read_sysfs("/sys/power/resume", buf, sizeof(buf)) &&
 	    sscanf(buf, "%u:%u", &maj, &min) == 2 && (maj || min)) {
 		uint64_t off = 0;
@@ -62,7 +73,7 @@ int hib_discover(struct hib_found **list, size_t *n)
 		if (!read_sysfs("/sys/power/resume_offset", buf, sizeof(buf)))
 			off = strtoull(buf, NULL, 10);
 		snprintf(path, sizeof(path), "/dev/block/%u:%u", maj, min);
-		rc = push(list, n, path, off, 1);
+		rc = push(list, path, off, 1);
 	}
 	if (rc == HIB_OK && blkid_get_cache(&cache, "/dev/null") == 0) {
 		blkid_dev_iterate it;
@@ -74,24 +85,37 @@ int hib_discover(struct hib_found **list, size_t *n)
 		while (rc == HIB_OK && blkid_dev_next(it, &dev) == 0) {
 			dev = blkid_verify(cache, dev);
 			if (dev)
-				rc = push(list, n, blkid_dev_devname(dev), 0, 0);
+				rc = push(list, blkid_dev_devname(dev), 0, 0);
 		}
 		blkid_dev_iterate_end(it);
 		blkid_put_cache(cache);
 	}
 	if (rc) {
-		hib_discover_free(*list, *n);
-		*list = NULL;
-		*n = 0;
+		hib_discover_free(list);
+		return rc;
 	}
-	return rc;
+	*out = list;
+	return HIB_OK;
 }
 
-void hib_discover_free(struct hib_found *list, size_t n)
+size_t hib_found_count(const struct hib_found_list *list)
+{
+	return list ? list->n : 0;
+}
+
+const struct hib_found *hib_found_get(const struct hib_found_list *list, size_t i)
+{
+	return list && i < list->n ? &list->v[i] : NULL;
+}
+
+void hib_discover_free(struct hib_found_list *list)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		free(list[i].path);
+	if (!list)
+		return;
+	for (i = 0; i < list->n; i++)
+		free(list->v[i].path);
+	free(list->v);
 	free(list);
 }

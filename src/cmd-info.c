@@ -158,12 +158,14 @@ int cmd_info(int argc, char **argv)
 	}
 
 	if (optind == argc) {
-		struct hib_found *found;
+		struct hib_found_list *found;
 		size_t nf, k;
 
-		if (hib_discover(&found, &nf))
+		if (hib_discover(&found))
 			die_(EXIT_IOERR, "cannot list devices: out of memory");
+		nf = hib_found_count(found);
 		if (nf == 0) {
+			hib_discover_free(found);
 			if (!oo.json)
 				printf("No resume device configured and no hibernation image found.\n");
 			else
@@ -174,15 +176,16 @@ int cmd_info(int argc, char **argv)
 		if (!recs)
 			die_(EXIT_IOERR, "out of memory");
 		for (k = 0; k < nf; k++) {
+			const struct hib_found *f = hib_found_get(found, k);
 			int s;
 
 			recs[k] = out_rec_new();
-			s = describe(recs[k], found[k].path, found[k].resume_offset, scan);
+			s = describe(recs[k], f->path, f->resume_offset, scan);
 			if (s > status)
 				status = s;
 		}
 		n = (int)nf;
-		hib_discover_free(found, nf);
+		hib_discover_free(found);
 	} else {
 		n = argc - optind;
 		recs = calloc((size_t)n, sizeof(*recs));

@@ -175,22 +175,6 @@ static void elf_plan(struct ex *x)
 	x->data_start = div_round_up(off, x->ps) * x->ps;
 }
 
-/* A "NUMBER(name)=value" line of the VMCOREINFO text (printed with %ld). */
-static bool vmci_number(const struct ex *x, const char *key, uint64_t *v)
-{
-	const char *t = (const char *)x->vmci, *p = t;
-	size_t kl = strlen(key);
-
-	while ((p = strstr(p, key))) {
-		if ((p == t || p[-1] == '\n') && p[kl] == '=') {
-			*v = (uint64_t)strtoll(p + kl + 1, NULL, 10);
-			return true;
-		}
-		p += kl;
-	}
-	return false;
-}
-
 /*
  * Readers find the page tables through SYMBOL(init_top_pgt), a kernel-image
  * address: without a segment that maps it they cannot translate anything
@@ -220,11 +204,15 @@ static bool kmap_part(const struct ex *x, uint64_t r, uint64_t *a, uint64_t *b)
 static void kmap_plan(struct ex *x)
 {
 	uint64_t r, a, b, base, size;
+	int64_t v;
 
 	if (!x->res->vmcoreinfo || x->res->e_machine != EM_X86_64 ||
-	    !vmci_number(x, "NUMBER(phys_base)", &base))
+	    !hib_vmci_ld(x->vmci, x->ps, "NUMBER(phys_base)=", &v))
 		return;
-	if (!vmci_number(x, "NUMBER(KERNEL_IMAGE_SIZE)", &size) || !size)
+	base = (uint64_t)v;
+	if (hib_vmci_ld(x->vmci, x->ps, "NUMBER(KERNEL_IMAGE_SIZE)=", &v) && v)
+		size = (uint64_t)v;
+	else
 		size = KERNEL_IMAGE_SIZE_DEFAULT;
 	/* The page is the image's to choose: a phys_base beyond the 52-bit
 	 * physical address space or a window above the 2 GiB the kernel
@@ -361,7 +349,7 @@ static int stream_pages(struct ex *x)
 			/* The same page identity.c takes: the kernel allocates
 			 * vmcoreinfo_data as a zeroed page of its own. */
 			if (x->o->format == HIB_EXPORT_ELF && !x->res->vmcoreinfo &&
-			    !memcmp(pg.data, "OSRELEASE=", 10)) {
+			    hib_vmci_page(pg.data, x->ps)) {
 				memcpy(x->vmci, pg.data, x->ps);
 				x->res->vmcoreinfo = 1;
 				x->res->vmcoreinfo_pfn = pg.pfn;

@@ -159,6 +159,16 @@ HIB_HIDDEN bool hib_evidence_has_inode(const struct hib_evidence *ev, dev_t dev,
 /* area.c: a whole page (8-byte aligned, ps a multiple of 8) of zeros */
 HIB_HIDDEN bool hib_page_zero(const unsigned char *p, unsigned int ps);
 
+/* vmcoreinfo.c: the VMCOREINFO page and its "KEY=value" lines. key
+ * includes the '='; _ld parses a "%ld" value, _lx a "%lx" one. */
+HIB_HIDDEN bool hib_vmci_page(const unsigned char *pg, size_t len);
+HIB_HIDDEN const char *hib_vmci_value(const unsigned char *text, size_t len,
+				      const char *key, char *buf, size_t cap);
+HIB_HIDDEN bool hib_vmci_ld(const unsigned char *text, size_t len, const char *key,
+			    int64_t *v);
+HIB_HIDDEN bool hib_vmci_lx(const unsigned char *text, size_t len, const char *key,
+			    uint64_t *v);
+
 /* pool.c */
 struct hib_pool;
 typedef void (*hib_pool_fn)(void *slot, unsigned int worker, void *arg);

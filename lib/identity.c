@@ -7,7 +7,6 @@
  */
 #include "hibimgP.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 static bool release_char(unsigned char c)
@@ -42,49 +41,21 @@ static bool take_banner(struct hib_identity *id, const unsigned char *p,
 	return true;
 }
 
-static const char *line_value(const unsigned char *pg, size_t ps, const char *key,
-			      char *buf, size_t cap)
-{
-	size_t kl = strlen(key), i = 0;
-
-	while (i < ps && pg[i]) {
-		size_t j = i;
-
-		while (j < ps && pg[j] && pg[j] != '\n')
-			j++;
-		if (j - i > kl && !memcmp(pg + i, key, kl)) {
-			size_t n = j - i - kl;
-
-			if (n >= cap)
-				n = cap - 1;
-			memcpy(buf, pg + i + kl, n);
-			buf[n] = 0;
-			return buf;
-		}
-		i = j + 1;
-	}
-	return NULL;
-}
-
 static void take_vmcoreinfo(struct hib_identity *id, const unsigned char *pg,
 			    size_t ps, uint64_t pfn)
 {
-	char v[128];
+	int64_t page_size;
 
 	id->have_vmcoreinfo = 1;
 	id->vmcoreinfo_pfn = pfn;
-	if (line_value(pg, ps, "OSRELEASE=", v, sizeof(v)))
-		strcpy(id->vmcoreinfo_release, v);
-	if (line_value(pg, ps, "PAGESIZE=", v, sizeof(v)))
-		id->vmcoreinfo_page_size = strtoull(v, NULL, 10);
-	if (line_value(pg, ps, "KERNELOFFSET=", v, sizeof(v))) {
-		id->kernel_offset = strtoull(v, NULL, 16);
+	(void)hib_vmci_value(pg, ps, "OSRELEASE=", id->vmcoreinfo_release,
+			     sizeof(id->vmcoreinfo_release));
+	if (hib_vmci_ld(pg, ps, "PAGESIZE=", &page_size))
+		id->vmcoreinfo_page_size = (uint64_t)page_size;
+	if (hib_vmci_lx(pg, ps, "KERNELOFFSET=", &id->kernel_offset))
 		id->have_kernel_offset = 1;
-	}
-	if (line_value(pg, ps, "SYMBOL(swapper_pg_dir)=", v, sizeof(v))) {
-		id->swapper_pg_dir = strtoull(v, NULL, 16);
+	if (hib_vmci_lx(pg, ps, "SYMBOL(swapper_pg_dir)=", &id->swapper_pg_dir))
 		id->have_swapper_pg_dir = 1;
-	}
 }
 
 static int identify(struct hib_image *img, struct hib_identity *id)
@@ -104,7 +75,7 @@ static int identify(struct hib_image *img, struct hib_identity *id)
 
 		if (!pg.data)
 			continue;
-		if (!id->have_vmcoreinfo && !memcmp(pg.data, "OSRELEASE=", 10))
+		if (!id->have_vmcoreinfo && hib_vmci_page(pg.data, ps))
 			take_vmcoreinfo(id, pg.data, ps, pg.pfn);
 		for (p = pg.data; !banner && p < pg.data + ps;) {
 			p = memchr(p, 'L', (size_t)(pg.data + ps - p));

@@ -55,7 +55,7 @@ static int build(struct hib_image *img, const char *out,
 	w.word = img->lay.word;
 	w.epm = img->map_page_entries;
 	w.entries = entries;
-	w.meta_pages = div_round_up(entries * w.word, w.ps);
+	w.meta_pages = hib_pfn_list_pages(entries, w.word, w.ps);
 	w.build_fn = fn;
 	w.build_arg = arg;
 	w.build_pfns = pfns;

@@ -306,7 +306,7 @@ static void free_pool(struct wctx *w)
 static int emit_meta(struct wctx *w)
 {
 	const struct hib_layout *lay = &w->img->lay;
-	uint64_t per = w->ps / w->word, flag = (uint64_t)1 << (w->word * 8 - 1);
+	uint64_t per = w->ps / w->word;
 	uint64_t e = 0, m;
 	int rc;
 
@@ -322,12 +322,12 @@ static int emit_meta(struct wctx *w)
 				pfn = w->build_pfns[e];
 			else
 				(void)hib_image_pfn_entry(w->img, e, &pfn, NULL);
-			if (bit(w->outzero, e))
-				pfn |= flag;
-			hib_w_put_word(lay, pg + j * w->word, pfn, w->word);
+			hib_w_put_word(lay, pg + j * w->word,
+				       hib_pfn_encode(w->word, pfn, bit(w->outzero, e)),
+				       w->word);
 		}
 		if (j < per)
-			hib_w_put_word(lay, pg + j * w->word, ~(uint64_t)0, w->word);
+			hib_w_put_word(lay, pg + j * w->word, hib_pfn_end(w->word), w->word);
 		rc = sink_page(w, pg);
 		if (rc)
 			return rc;

@@ -21,6 +21,49 @@
 /* kernel/power/snapshot.c */
 #define BM_END_OF_MAP        (~(uint64_t)0)
 
+/*
+ * The PFN list (pack_pfns(), unpack_orig_pfns()): stream pages 1..meta_pages,
+ * ps / word entries each, an entry an unsigned long of the writer's word
+ * size. Since 6.6 its top bit, ENCODED_PFN_ZERO_FLAG, marks a page that was
+ * all zero and has no data page. A list that ends inside a page ends with
+ * BM_END_OF_MAP cut to that word size. The writer (emit.c) and the reader
+ * (reader.c) both go through these.
+ */
+static inline uint64_t hib_pfn_zero_flag(unsigned int word)
+{
+	return (uint64_t)1 << (word * 8 - 1);
+}
+
+static inline uint64_t hib_pfn_end(unsigned int word)
+{
+	return BM_END_OF_MAP >> (64 - word * 8);
+}
+
+static inline uint64_t hib_pfn_encode(unsigned int word, uint64_t pfn, bool zero)
+{
+	return zero ? pfn | hib_pfn_zero_flag(word) : pfn;
+}
+
+/* false: v is the end marker */
+static inline bool hib_pfn_decode(unsigned int word, uint64_t v, uint64_t *pfn,
+				  bool *zero)
+{
+	uint64_t flag = hib_pfn_zero_flag(word);
+
+	if (v == hib_pfn_end(word))
+		return false;
+	*pfn = v & ~flag;
+	*zero = (v & flag) != 0;
+	return true;
+}
+
+/* nr_meta_pages: DIV_ROUND_UP(entries * sizeof(long), PAGE_SIZE) */
+static inline uint64_t hib_pfn_list_pages(uint64_t entries, unsigned int word,
+					  unsigned int ps)
+{
+	return (entries * word + ps - 1) / ps;
+}
+
 /* Candidate page sizes, as libblkid probes them. */
 #define HIB_MIN_PS           4096u
 #define HIB_MAX_PS           65536u

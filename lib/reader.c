@@ -470,8 +470,6 @@ static int read_meta(struct hib_reader *rd)
 	const struct hib_layout *lay = &img->lay;
 	const struct hib_info *in = &img->info;
 	uint64_t per_page = lay->ps / lay->word, m, n = 0, last = 0;
-	uint64_t flag = (uint64_t)1 << (lay->word * 8 - 1);
-	uint64_t end = lay->word == 8 ? BM_END_OF_MAP : 0xffffffffull;
 	bool terminated = false;
 	int rc;
 
@@ -484,10 +482,10 @@ static int read_meta(struct hib_reader *rd)
 		if (rc)
 			return rc;
 		for (j = 0; j < per_page; j++) {
-			uint64_t v = hib_get_word(lay, pg + j * lay->word, lay->word);
-			uint64_t pfn = v & ~flag;
+			uint64_t v = hib_get_word(lay, pg + j * lay->word, lay->word), pfn;
+			bool zero;
 
-			if (v == end) {
+			if (!hib_pfn_decode(lay->word, v, &pfn, &zero)) {
 				terminated = true;
 				break;
 			}
@@ -503,7 +501,7 @@ static int read_meta(struct hib_reader *rd)
 						  (unsigned long long)n,
 						  (unsigned long long)pfn,
 						  (unsigned long long)last);
-			rc = hib_pfn_index_add(img, n, pfn, v & flag);
+			rc = hib_pfn_index_add(img, n, pfn, zero);
 			if (rc)
 				return rc;
 			last = pfn;
@@ -517,11 +515,11 @@ static int read_meta(struct hib_reader *rd)
 				  (unsigned long long)in->image_pages,
 				  (unsigned long long)img->pfns.zero_flagged,
 				  (unsigned long long)(in->image_pages + img->pfns.zero_flagged));
-	if (div_round_up(n * lay->word, lay->ps) != in->meta_pages)
+	if (hib_pfn_list_pages(n, lay->word, lay->ps) != in->meta_pages)
 		return hib_seterr(img, HIB_ERR_DAMAGED,
 				  "PFN list: %llu entries need %llu pages, swsusp_info implies %llu",
 				  (unsigned long long)n,
-				  (unsigned long long)div_round_up(n * lay->word, lay->ps),
+				  (unsigned long long)hib_pfn_list_pages(n, lay->word, lay->ps),
 				  (unsigned long long)in->meta_pages);
 	img->pfns_loaded = true;
 	return HIB_OK;

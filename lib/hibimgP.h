@@ -305,6 +305,28 @@ static inline bool bit_test_set(uint8_t *bits, uint64_t n)
 	return was;
 }
 
+/* The last i in [0, n), n >= 1, whose key is <= key, for keys that ascend
+ * with i (equal ones allowed) and a first one <= key: the run of the PFN
+ * list holding an entry or a PFN, the extents page holding a data page.
+ * Each key is a uint64_t stride bytes after the one before: a plain array,
+ * or one field of an array of structs. */
+static inline uint64_t hib_last_le(const void *first, size_t stride, uint64_t n,
+				   uint64_t key)
+{
+	const unsigned char *b = first;
+	uint64_t lo = 0, hi = n;
+
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (*(const uint64_t *)(const void *)(b + mid * stride) <= key)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static inline uint64_t div_round_up(uint64_t a, uint64_t b)
 {
 	return (a + b - 1) / b;

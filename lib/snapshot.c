@@ -215,19 +215,11 @@ bool hib_pfn_is_zero(const struct hib_image *img, uint64_t entry)
 int hib_image_pfn_entry(const struct hib_image *img, uint64_t i, uint64_t *pfn,
 			int *zero)
 {
-	uint64_t lo = 0, hi;
+	uint64_t lo;
 
 	if (!img->pfns_loaded || i >= img->pfns.entries)
 		return HIB_ERR_INVAL;
-	hi = img->n_runs;
-	while (hi - lo > 1) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (img->runs[mid].first_entry <= i)
-			lo = mid;
-		else
-			hi = mid;
-	}
+	lo = hib_last_le(&img->runs[0].first_entry, sizeof(*img->runs), img->n_runs, i);
 	*pfn = img->runs[lo].start_pfn + (i - img->runs[lo].first_entry);
 	if (zero)
 		*zero = hib_pfn_is_zero(img, i);
@@ -246,18 +238,11 @@ uint64_t hib_pfn_run_len(const struct hib_image *img, uint64_t r)
 /* The list entry holding pfn, by binary search over the runs. */
 bool hib_pfn_find(const struct hib_image *img, uint64_t pfn, uint64_t *entry)
 {
-	uint64_t lo = 0, hi = img->n_runs;
+	uint64_t lo;
 
-	if (!hi || pfn < img->runs[0].start_pfn)
+	if (!img->n_runs || pfn < img->runs[0].start_pfn)
 		return false;
-	while (hi - lo > 1) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (img->runs[mid].start_pfn <= pfn)
-			lo = mid;
-		else
-			hi = mid;
-	}
+	lo = hib_last_le(&img->runs[0].start_pfn, sizeof(*img->runs), img->n_runs, pfn);
 	if (pfn - img->runs[lo].start_pfn >= hib_pfn_run_len(img, lo))
 		return false;
 	if (entry)

@@ -368,22 +368,6 @@ static int cache_page(struct hib_image *img, uint64_t idx)
 	return HIB_OK;
 }
 
-/* The last index of ascending a[0..n) whose value is <= key (a[0] <= key). */
-static uint64_t last_le(const uint64_t *a, uint64_t n, uint64_t key)
-{
-	uint64_t lo = 0, hi = n;
-
-	while (hi - lo > 1) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (a[mid] <= key)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 static int uswsusp_map_entry(struct hib_image *img, uint64_t i, uint64_t *devpage)
 {
 	uint64_t pg, rel, k;
@@ -400,13 +384,13 @@ static int uswsusp_map_entry(struct hib_image *img, uint64_t i, uint64_t *devpag
 	    img->usw_cache_cum[img->usw_cache_n])
 		pg = img->usw_cache_idx;
 	else {
-		pg = last_le(img->usw_first, img->n_map_pages, i);
+		pg = hib_last_le(img->usw_first, sizeof(uint64_t), img->n_map_pages, i);
 		rc = cache_page(img, pg);
 		if (rc)
 			return rc;
 	}
 	rel = i - img->usw_first[pg];
-	k = last_le(img->usw_cache_cum, img->usw_cache_n, rel);
+	k = hib_last_le(img->usw_cache_cum, sizeof(uint64_t), img->usw_cache_n, rel);
 	*devpage = img->usw_cache_dev[k] + (rel - img->usw_cache_cum[k]);
 	return HIB_OK;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * check_snapshot - the PFN list (lib/hibimgP.h, for emit.c and reader.c)
- * and the PFN index snapshot.c builds from it.
+ * check_snapshot - the PFN list (lib/hibimgP.h, for emit.c and reader.c),
+ * the PFN index snapshot.c builds from it, and the search it (and uswsusp's
+ * extents) share.
  *
  * The expected words follow from the kernel's definitions, not from the
  * code under test: ENCODED_PFN_ZERO_FLAG is (unsigned long)1 <<
@@ -94,19 +95,18 @@ static int fill(void *arg, uint64_t i, unsigned char *page)
 	return 0;
 }
 
-/* Runs of 1, 2, 3, ... PFNs with gaps between them, every third entry
- * zero-flagged: an image built from them reads back the same list. */
-START_TEST(built_list_reads_back)
+/* Runs of 1, 2, 3, ... PFNs with gaps of 7 between them, every third
+ * entry zero-flagged, built into tmpdir/list.img; returns the runs. */
+static uint64_t build_list(char *path, size_t cap, uint64_t *nzero)
 {
 	struct hib_build_opts bo = { .to = HIB_COMP_LZ4, .level = HIB_LEVEL_AUTO,
 				     .threads = 1 };
 	struct hib_recompress_result res;
 	struct hib_image *img;
-	const struct hib_pfns *pf;
-	uint64_t e, p = 0x100, run = 1, left = 1, pfn, nzero = 0;
-	char path[300];
-	int zero;
+	uint64_t e, p = 0x100, run = 1, left = 1;
 
+	*nzero = 0;
+	memset(zero_bits, 0, sizeof(zero_bits));
 	for (e = 0; e < ENTRIES; e++) {
 		if (!left--) {
 			p += 7;
@@ -115,33 +115,138 @@ START_TEST(built_list_reads_back)
 		pfns[e] = p++;
 		if (e % 3 == 1) {
 			zero_bits[e / 8] |= (uint8_t)(1u << (e % 8));
-			nzero++;
+			(*nzero)++;
 		}
 	}
 	mk_tmpdir();
-	snprintf(path, sizeof(path), "%s/list.img", tmpdir);
+	snprintf(path, cap, "%s/list.img", tmpdir);
 	img = hib_image_new();
 	ck_assert_int_eq(hib_image_build(img, path, &bo, ENTRIES, pfns, zero_bits, fill,
 					 NULL, &res), HIB_OK);
 	hib_image_free(img);
+	return run;
+}
 
-	img = hib_image_new();
+static struct hib_image *open_list(const char *path)
+{
+	struct hib_image *img = hib_image_new();
+
 	ck_assert_int_eq(hib_image_open(img, path), HIB_OK);
 	ck_assert_int_eq(hib_image_load(img), HIB_OK);
-	ck_assert_uint_eq(hib_image_info(img)->meta_pages, 3);
 	ck_assert_int_eq(hib_image_load_pfns(img), HIB_OK);
+	return img;
+}
+
+/* An image built from that list reads back the same list. */
+START_TEST(built_list_reads_back)
+{
+	struct hib_image *img;
+	const struct hib_pfns *pf;
+	uint64_t e, pfn, nzero, runs;
+	char path[300];
+	int zero;
+
+	runs = build_list(path, sizeof(path), &nzero);
+	img = open_list(path);
+	ck_assert_uint_eq(hib_image_info(img)->meta_pages, 3);
 	pf = hib_image_pfns(img);
 	ck_assert_uint_eq(pf->entries, ENTRIES);
 	ck_assert_uint_eq(pf->zero_flagged, nzero);
 	ck_assert_uint_eq(pf->lowest, pfns[0]);
 	ck_assert_uint_eq(pf->highest, pfns[ENTRIES - 1]);
-	ck_assert_uint_eq(pf->runs, run);
+	ck_assert_uint_eq(pf->runs, runs);
 	for (e = 0; e < ENTRIES; e++) {
 		ck_assert_int_eq(hib_image_pfn_entry(img, e, &pfn, &zero), HIB_OK);
 		ck_assert_uint_eq(pfn, pfns[e]);
 		ck_assert_int_eq(zero, e % 3 == 1);
 	}
 	ck_assert_int_eq(hib_image_pfn_entry(img, ENTRIES, &pfn, &zero), HIB_ERR_INVAL);
+	hib_image_free(img);
+	rm_tmpdir();
+}
+END_TEST
+
+/* ---- the search over ascending keys (hib_last_le) ---------------------------- */
+
+START_TEST(last_le_ends)
+{
+	static const uint64_t a[] = { 10, 20, 20, 20, 30, 40 };
+	struct { uint64_t other, key; } r[] = { { 99, 5 }, { 0, 6 }, { 99, 9 } };
+
+	ck_assert_uint_eq(hib_last_le(a, sizeof(*a), 1, 10), 0);
+	ck_assert_uint_eq(hib_last_le(a, sizeof(*a), 1, 1000), 0);
+	ck_assert_uint_eq(hib_last_le(a, sizeof(*a), 6, 10), 0);
+	ck_assert_uint_eq(hib_last_le(a, sizeof(*a), 6, 19), 0);
+	/* equal keys: the last of them */
+	ck_assert_uint_eq(hib_last_le(a, sizeof(*a), 6, 20), 3);
+	ck_assert_uint_eq(hib_last_le(a, sizeof(*a), 6, 29), 3);
+	ck_assert_uint_eq(hib_last_le(a, sizeof(*a), 6, 39), 4);
+	ck_assert_uint_eq(hib_last_le(a, sizeof(*a), 6, 40), 5);
+	ck_assert_uint_eq(hib_last_le(a, sizeof(*a), 6, UINT64_MAX), 5);
+	ck_assert_uint_eq(hib_last_le(a, sizeof(*a), 2, UINT64_MAX), 1);
+	/* one field of a struct array: the other field is never read */
+	ck_assert_uint_eq(hib_last_le(&r[0].key, sizeof(*r), 3, 5), 0);
+	ck_assert_uint_eq(hib_last_le(&r[0].key, sizeof(*r), 3, 8), 1);
+	ck_assert_uint_eq(hib_last_le(&r[0].key, sizeof(*r), 3, 9), 2);
+}
+END_TEST
+
+/* Both searches over the runs, through the API: an entry's PFN at the
+ * first and last entry of every run, and PFNs at the edges of every run
+ * and of every gap (hib_image_read_pfns() refuses an unsaved one before
+ * it reads a page). */
+static int count_page(uint64_t pfn, const unsigned char *data, void *arg)
+{
+	(void)pfn;
+	(void)data;
+	(*(uint64_t *)arg)++;
+	return 0;
+}
+
+static void expect_missing(struct hib_image *img, uint64_t pfn)
+{
+	struct hib_pfn_range r = { pfn, pfn };
+	char want[64];
+	uint64_t n = 0;
+
+	snprintf(want, sizeof(want), "PFN 0x%llx is not saved in the image",
+		 (unsigned long long)pfn);
+	ck_assert_int_eq(hib_image_read_pfns(img, &r, 1, count_page, &n), HIB_ERR_INVAL);
+	ck_assert_str_eq(hib_image_error(img), want);
+	ck_assert_uint_eq(n, 0);
+}
+
+START_TEST(search_at_run_ends)
+{
+	struct hib_image *img;
+	struct hib_pfn_range whole[64];
+	uint64_t e, pfn, nzero, runs, r = 0, n = 0, first = 0;
+	char path[300];
+	int zero;
+
+	runs = build_list(path, sizeof(path), &nzero);
+	ck_assert_uint_le(runs, 64);
+	img = open_list(path);
+	for (e = 0; e <= ENTRIES; e++) {
+		if (e < ENTRIES && (e == 0 || pfns[e] == pfns[e - 1] + 1))
+			continue;
+		/* entries first..e-1 are one run */
+		ck_assert_int_eq(hib_image_pfn_entry(img, first, &pfn, &zero), HIB_OK);
+		ck_assert_uint_eq(pfn, pfns[first]);
+		ck_assert_int_eq(hib_image_pfn_entry(img, e - 1, &pfn, &zero), HIB_OK);
+		ck_assert_uint_eq(pfn, pfns[e - 1]);
+		expect_missing(img, pfns[first] - 1);
+		expect_missing(img, pfns[e - 1] + 1);
+		whole[r].first = pfns[first];
+		whole[r].last = pfns[e - 1];
+		r++;
+		first = e;
+	}
+	ck_assert_uint_eq(r, runs);
+	expect_missing(img, 0);
+	expect_missing(img, UINT64_MAX);
+	ck_assert_int_eq(hib_image_read_pfns(img, whole, r, count_page, &n), HIB_OK);
+	ck_assert_uint_eq(n, ENTRIES);
 	hib_image_free(img);
 	rm_tmpdir();
 }
@@ -157,6 +262,8 @@ int main(void)
 	tcase_add_test(tc, encode_word4);
 	tcase_add_test(tc, list_pages);
 	tcase_add_test(tc, built_list_reads_back);
+	tcase_add_test(tc, last_le_ends);
+	tcase_add_test(tc, search_at_run_ends);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -43,6 +43,7 @@ struct rjob {
 	uint32_t crc;
 	int rc;
 	char err[sizeof(((struct hib_image *)0)->err)];
+	char what[160];                 /* its place, for the worker's messages too */
 	int raw;
 };
 
@@ -221,12 +222,8 @@ static void decode_job(void *slot, unsigned int worker, void *arg)
 	if (rc) {
 		j->rc = HIB_ERR_DAMAGED;
 		snprintf(j->err, sizeof(j->err),
-			 "chunk %llu (%s %llu, device page %llu) at device offset 0x%llx: %s decompression failed (error %d, %llu compressed bytes)",
-			 (unsigned long long)j->chunk.index,
-			 rd->ct->entry_name,
-			 (unsigned long long)j->chunk.map_entry,
-			 (unsigned long long)j->chunk.devpage,
-			 (unsigned long long)(j->chunk.devpage * ps),
+			 "%s at device offset 0x%llx: %s decompression failed (error %d, %llu compressed bytes)",
+			 j->what, (unsigned long long)(j->chunk.devpage * ps),
 			 hib_compression_name(c), rc,
 			 (unsigned long long)j->chunk.cmp_len);
 		return;
@@ -234,12 +231,8 @@ static void decode_job(void *slot, unsigned int worker, void *arg)
 	if (unc_len == 0 || unc_len % ps) {
 		j->rc = HIB_ERR_DAMAGED;
 		snprintf(j->err, sizeof(j->err),
-			 "chunk %llu (%s %llu, device page %llu) at device offset 0x%llx: invalid uncompressed length %zu (not a whole number of pages)",
-			 (unsigned long long)j->chunk.index,
-			 rd->ct->entry_name,
-			 (unsigned long long)j->chunk.map_entry,
-			 (unsigned long long)j->chunk.devpage,
-			 (unsigned long long)(j->chunk.devpage * ps), unc_len);
+			 "%s at device offset 0x%llx: invalid uncompressed length %zu (not a whole number of pages)",
+			 j->what, (unsigned long long)(j->chunk.devpage * ps), unc_len);
 		return;
 	}
 	j->unc_len = unc_len;
@@ -283,12 +276,13 @@ static void produce(struct hib_reader *rd)
 	uint64_t e = rd->next_entry, cmp_len, need, dev = 0;
 	unsigned int i = hib_pool_acquire(rd->pool);
 	struct rjob *j;
-	char what[160];
+	char *what;
 	int rc;
 
 	if (i == UINT32_MAX)
 		return;
 	j = &rd->jobs[i];
+	what = j->what;
 	memset(&j->chunk, 0, sizeof(j->chunk));
 	j->rc = 0;
 	j->err[0] = 0;
@@ -301,7 +295,7 @@ static void produce(struct hib_reader *rd)
 	if (rc)
 		goto failed;
 	j->chunk.devpage = dev;
-	snprintf(what, sizeof(what), "chunk %llu (%s %llu, device page %llu)",
+	snprintf(what, sizeof(j->what), "chunk %llu (%s %llu, device page %llu)",
 		 (unsigned long long)rd->produced,
 		 rd->ct->entry_name, (unsigned long long)e,
 		 (unsigned long long)dev);

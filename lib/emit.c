@@ -136,6 +136,49 @@ static int put_page(struct wctx *w, const unsigned char *page)
 	return HIB_OK;
 }
 
+/* ---- sizing: what the emitter writes, without writing ------------------------ */
+
+/* save_compressed_image(): a size_t cmp_len header, the data, and the
+ * rest of the last page left as padding. */
+uint64_t hib_w_chunk_pages(const struct hib_layout *lay, size_t cmp_len)
+{
+	return div_round_up(lay->word + (uint64_t)cmp_len, lay->ps);
+}
+
+void hib_w_size_init(struct hib_w_size *z, const struct hib_layout *lay)
+{
+	memset(z, 0, sizeof(*z));
+	z->lay = *lay;
+	z->epm = lay->ps / lay->sector - 1;
+}
+
+uint64_t hib_w_size_chunk(struct hib_w_size *z, size_t cmp_len)
+{
+	uint64_t pages = hib_w_chunk_pages(&z->lay, cmp_len);
+
+	z->chunks++;
+	z->cmp_bytes += cmp_len;
+	z->disk_pages += pages;
+	return pages;
+}
+
+/* save_image(): one page per map entry */
+void hib_w_size_raw(struct hib_w_size *z, uint64_t pages)
+{
+	z->chunks += pages;
+	z->disk_pages += pages;
+}
+
+uint64_t hib_w_size_slots(const struct hib_w_size *z)
+{
+	return hib_swap_slots(1 + z->disk_pages, z->epm);    /* swsusp_info + stream */
+}
+
+uint64_t hib_w_size_map_pages(const struct hib_w_size *z)
+{
+	return hib_w_size_slots(z) - 1 - z->disk_pages;
+}
+
 /* ---- the new stream --------------------------------------------------------- */
 
 /*
@@ -185,7 +228,7 @@ static int drain_one(struct wctx *w)
 		goto out;
 	}
 	hib_w_put_word(&w->img->lay, j->cmp, j->cmp_len, hdr);
-	pages = div_round_up(hdr + j->cmp_len, w->ps);
+	pages = hib_w_chunk_pages(&w->img->lay, j->cmp_len);
 	w->crc = hib_crc32_le_combine(w->crc, j->crc, j->pages * w->ps);
 	w->cmp_bytes += j->cmp_len;
 	w->disk_pages += pages;

@@ -71,7 +71,29 @@ struct wctx {
 	uint64_t wb_slot, wb_pages;
 };
 
+/*
+ * The emitter's sizing pass: what it would write for a stream, without
+ * writing it. Chunks and raw pages go in, in stream order; out come the
+ * pages they take on disk and, with swsusp_info and the swap-map pages,
+ * the slots. drain_one() lays every chunk out by the same rule, so the
+ * analyses that size what-if streams (stats.c, simulate.c) and the writer
+ * cannot drift apart.
+ */
+struct hib_w_size {
+	struct hib_layout lay;
+	uint64_t epm;               /* MAP_PAGE_ENTRIES */
+	uint64_t chunks;            /* chunks, or raw pages */
+	uint64_t cmp_bytes;         /* sum of the chunks' cmp_len */
+	uint64_t disk_pages;        /* stream pages on disk: chunk or raw pages */
+};
+
 /* emit.c */
+HIB_HIDDEN uint64_t hib_w_chunk_pages(const struct hib_layout *lay, size_t cmp_len);
+HIB_HIDDEN void hib_w_size_init(struct hib_w_size *z, const struct hib_layout *lay);
+HIB_HIDDEN uint64_t hib_w_size_chunk(struct hib_w_size *z, size_t cmp_len);
+HIB_HIDDEN void hib_w_size_raw(struct hib_w_size *z, uint64_t pages);
+HIB_HIDDEN uint64_t hib_w_size_map_pages(const struct hib_w_size *z);
+HIB_HIDDEN uint64_t hib_w_size_slots(const struct hib_w_size *z);
 HIB_HIDDEN void hib_w_put_word(const struct hib_layout *lay, unsigned char *p,
 			       uint64_t v, unsigned int size);
 HIB_HIDDEN bool hib_w_extra_ok(const struct wctx *w, uint64_t p);

@@ -25,16 +25,24 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Only as far as the caller's struct reaches: it may predate our fields. */
 void hib_sim_defaults(struct hib_sim_opts *o)
 {
-	memset(o, 0, sizeof(*o));
-	o->rate_zerocheck = HIB_SIM_RATE_ZEROCHECK;
-	o->rate_zerocheck_share = HIB_SIM_SHARE_ZEROCHECK;
-	o->rate_loop = HIB_SIM_RATE_LOOP;
-	o->rate_copy_page = HIB_SIM_RATE_COPY_PAGE;
-	o->disk_write = HIB_SIM_DISK_WRITE;
-	o->disk_read = HIB_SIM_DISK_READ;
-	o->zstd_level = HIB_ZSTD_LEVEL;
+	const struct hib_sim_opts d = {
+		.rate_zerocheck = HIB_SIM_RATE_ZEROCHECK,
+		.rate_zerocheck_share = HIB_SIM_SHARE_ZEROCHECK,
+		.rate_loop = HIB_SIM_RATE_LOOP,
+		.rate_copy_page = HIB_SIM_RATE_COPY_PAGE,
+		.disk_write = HIB_SIM_DISK_WRITE,
+		.disk_read = HIB_SIM_DISK_READ,
+		.zstd_level = HIB_ZSTD_LEVEL,
+	};
+	size_t n = o->size;
+
+	if (n < sizeof(n))
+		return;
+	memcpy(o, &d, n < sizeof(d) ? n : sizeof(d));
+	o->size = n;
 }
 
 const char *hib_sim_comp_name(enum hib_sim_comp c)
@@ -102,10 +110,12 @@ static double clamp_rate(double r, double def)
 }
 
 int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
-		 struct hib_sim_result *r)
+		 struct hib_sim **out)
 {
-	static const struct hib_sim_opts defaults;
-	const struct hib_sim_opts *o = opts ? opts : &defaults;
+	struct hib_sim_opts oc;
+	const struct hib_sim_opts *o = &oc;
+	struct hib_sim *res = NULL;
+	struct hib_sim_info *r;
 	const unsigned int all = (1u << HIB_CODEC_LZO) | (1u << HIB_CODEC_LZ4) |
 				 (1u << HIB_CODEC_ZSTD);
 	struct hib_sink on, off;
@@ -115,18 +125,24 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 	uint8_t *zb = NULL;
 	unsigned char *zero = NULL;
 	unsigned int ps;
-	uint64_t N, Z, meta, epm;
+	uint64_t N, Z, meta;
 	double share, bps, sec_c[HIB_SIM_COMP_COUNT] = { 0 }, sec_d[HIB_SIM_COMP_COUNT] = { 0 };
 	long cpus;
 	int rc, zc, c;
 
-	memset(r, 0, sizeof(*r));
+	*out = NULL;
 	memset(&on, 0, sizeof(on));
 	memset(&off, 0, sizeof(off));
+	if (hib_opts_copy(&oc, sizeof(oc), opts))
+		return hib_seterr(img, HIB_ERR_INVAL, "struct hib_sim_opts: .size not set");
 	if (!img->loaded && (rc = hib_image_load(img)))
 		return rc;
 	if (!img->pfns_loaded && (rc = hib_image_load_pfns(img)))
 		return rc;
+	res = calloc(1, sizeof(*res));
+	if (!res)
+		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	r = &res->info;
 	ps = img->lay.ps;
 	N = img->pfns.entries;
 	meta = img->info.meta_pages;
@@ -210,19 +226,18 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 
 		sec_c[c] = on.cmp_sec[id] + off.cmp_sec[id];
 		sec_d[c] = on.dec_sec[id] + off.dec_sec[id];
-		r->rate_compress[c] = sec_c[c] > 0 ? bytes / sec_c[c] / HIB_KMB : 0;
-		r->rate_decompress[c] = sec_d[c] > 0 ? bytes / sec_d[c] / HIB_KMB : 0;
+		res->rate_compress[c] = sec_c[c] > 0 ? bytes / sec_c[c] / HIB_KMB : 0;
+		res->rate_decompress[c] = sec_d[c] > 0 ? bytes / sec_d[c] / HIB_KMB : 0;
 	}
 
 	bps = HIB_KMB;
-	epm = ps / img->lay.sector - 1;     /* MAP_PAGE_ENTRIES */
 	for (c = 0; c < HIB_SIM_COMP_COUNT; c++) {
 		for (zc = 1; zc >= 0; zc--) {
-			struct hib_sim_scenario *s = &r->sc[r->n++];
+			struct hib_sim_scenario *s = &res->sc[res->n++];
 			struct hib_sink *sk = zc ? &on : &off;
 			enum hib_codec_id id = c == HIB_SIM_LZO ? HIB_CODEC_LZO :
 					       c == HIB_SIM_LZ4 ? HIB_CODEC_LZ4 : HIB_CODEC_ZSTD;
-			uint64_t data_disk, entries;
+			struct hib_w_size raw, *z = &sk->size[id];
 			double copy_rate;
 
 			s->zerocheck = zc;
@@ -239,25 +254,24 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 			s->stream_pages = meta + s->pages_copied;
 			s->stream_bytes = s->stream_pages * ps;
 			if (c == HIB_SIM_NONE) {
-				data_disk = s->stream_pages;
-				s->chunks = s->stream_pages;
+				hib_w_size_init(&raw, &img->lay);
+				hib_w_size_raw(&raw, s->stream_pages);
+				z = &raw;
 			} else {
-				data_disk = sk->disk_pages[id];
-				s->cmp_bytes = sk->cmp_bytes[id];
-				s->chunks = sk->nchunks;
+				s->cmp_bytes = z->cmp_bytes;
 			}
-			entries = 1 + data_disk;    /* swsusp_info + stream */
-			s->disk_pages = hib_swap_slots(entries, epm);
+			s->chunks = z->chunks;
+			s->disk_pages = hib_w_size_slots(z);
 			s->written_bytes = s->disk_pages * ps;
 
 			copy_rate = zc ? r->rate_zerocheck_scan :
 				    o->nozerocheck_loop ? r->rate_loop : r->rate_copy_page;
 			s->t_copy = (double)N * ps / (copy_rate * bps);
 			if (c != HIB_SIM_NONE) {
-				s->t_compress = r->rate_compress[c] > 0 ?
-					(double)s->stream_bytes / (r->rate_compress[c] * bps * r->threads) : 0;
-				s->t_decompress = r->rate_decompress[c] > 0 ?
-					(double)s->stream_bytes / (r->rate_decompress[c] * bps * r->threads) : 0;
+				s->t_compress = res->rate_compress[c] > 0 ?
+					(double)s->stream_bytes / (res->rate_compress[c] * bps * r->threads) : 0;
+				s->t_decompress = res->rate_decompress[c] > 0 ?
+					(double)s->stream_bytes / (res->rate_decompress[c] * bps * r->threads) : 0;
 			}
 			s->t_write = (double)s->written_bytes / (r->disk_write * bps);
 			s->t_read = (double)s->written_bytes / (r->disk_read * bps);
@@ -276,5 +290,36 @@ out:
 	free(zero);
 	free(k.src);
 	free(k.dst);
+	if (rc)
+		hib_sim_free(res);
+	else
+		*out = res;
 	return rc;
+}
+
+void hib_sim_free(struct hib_sim *res)
+{
+	free(res);
+}
+
+/* ---- getters: 0 or NULL for what the handle does not hold ------------------ */
+
+const struct hib_sim_info *hib_sim_info(const struct hib_sim *res)
+{
+	return res ? &res->info : NULL;
+}
+
+const struct hib_sim_scenario *hib_sim_scenario(const struct hib_sim *res, size_t i)
+{
+	return res && i < res->n ? &res->sc[i] : NULL;
+}
+
+double hib_sim_rate_compress(const struct hib_sim *res, enum hib_sim_comp c)
+{
+	return res && (unsigned)c < HIB_SIM_COMP_COUNT ? res->rate_compress[c] : 0;
+}
+
+double hib_sim_rate_decompress(const struct hib_sim *res, enum hib_sim_comp c)
+{
+	return res && (unsigned)c < HIB_SIM_COMP_COUNT ? res->rate_decompress[c] : 0;
 }

@@ -61,15 +61,16 @@ int hib_sink_init(struct hib_sink *s, struct hib_image *img,
 		  uint64_t meta_pages, unsigned int codecs)
 {
 	size_t unc = (size_t)UNC_PAGES * img->lay.ps, zb = ZSTD_compressBound(unc);
-	int rc;
+	int rc, c;
 
 	memset(s, 0, sizeof(*s));
 	s->img = img;
 	s->ps = img->lay.ps;
-	s->hdr = img->lay.word;
 	s->codecs = codecs;
 	s->zstd_level[HIB_CODEC_ZSTD_FAST] = HIB_ZSTD_FAST_LEVEL;
 	s->zstd_level[HIB_CODEC_ZSTD] = HIB_ZSTD_LEVEL;
+	for (c = 0; c < HIB_CODEC_COUNT; c++)
+		hib_w_size_init(&s->size[c], &img->lay);
 	s->meta_pages = meta_pages;
 	s->head_pages = div_round_up(meta_pages ? meta_pages : 1, UNC_PAGES) * UNC_PAGES;
 	s->cmp_cap = zb > (size_t)CMP_PAGES_MAX * s->ps ? zb : (size_t)CMP_PAGES_MAX * s->ps;
@@ -148,8 +149,6 @@ static int compress_chunk(struct hib_sink *s, uint64_t idx, const unsigned char 
 	int c, rc;
 
 	s->unc_bytes += len;
-	if (idx + 1 > s->nchunks)
-		s->nchunks = idx + 1;
 	if (s->keep_chunks && idx >= s->chunk_cap) {
 		uint64_t ncap = s->chunk_cap ? s->chunk_cap * 2 : 256;
 		void *n;
@@ -170,8 +169,7 @@ static int compress_chunk(struct hib_sink *s, uint64_t idx, const unsigned char 
 		rc = codec_run(s, (enum hib_codec_id)c, src, len, &out);
 		if (rc)
 			return rc;
-		s->cmp_bytes[c] += out;
-		s->disk_pages[c] += div_round_up(s->hdr + out, s->ps);
+		(void)hib_w_size_chunk(&s->size[c], out);
 		if (s->keep_chunks)
 			s->chunk_len[idx][c] = (uint32_t)out;
 	}
@@ -340,63 +338,71 @@ static uint64_t auto_bucket(uint64_t highest)
 }
 
 int hib_image_stats(struct hib_image *img, const struct hib_stats_opts *opts,
-		    struct hib_stats *st)
+		    struct hib_stats **out)
 {
-	static const struct hib_stats_opts defaults;
-	const struct hib_stats_opts *o = opts ? opts : &defaults;
+	struct hib_stats_opts o;
 	struct disk_chunks dc = { .aligned = true };
 	struct dupset dup = { 0 };
 	struct hib_sink sink;
 	struct hib_reader *rd = NULL;
+	struct hib_stats *st;
+	struct hib_stats_info *in;
+	struct hib_w_size own;
 	struct hib_page pg;
 	uint64_t cap, i;
 	unsigned int ps;
 	int rc, c;
 
-	memset(st, 0, sizeof(*st));
+	*out = NULL;
 	memset(&sink, 0, sizeof(sink));
+	if (hib_opts_copy(&o, sizeof(o), opts))
+		return hib_seterr(img, HIB_ERR_INVAL, "struct hib_stats_opts: .size not set");
 	if (!img->loaded && (rc = hib_image_load(img)))
 		return rc;
 	if (!img->pfns_loaded && (rc = hib_image_load_pfns(img)))
 		return rc;
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	in = &st->info;
 	ps = img->lay.ps;
-	st->entries = img->pfns.entries;
-	st->image_pages = img->info.image_pages;
-	st->meta_pages = img->info.meta_pages;
-	st->stream_pages = img->info.pages - 1;
-	st->lowest_pfn = img->pfns.lowest;
-	st->highest_pfn = img->pfns.highest;
-	st->runs = img->pfns.runs;
-	st->num_physpages = img->info.num_physpages;
-	st->bucket_pages = o->bucket_pages ? o->bucket_pages : auto_bucket(st->highest_pfn);
-	st->nbuckets = st->entries ? st->highest_pfn / st->bucket_pages + 1 : 0;
-	if (st->nbuckets > (1u << 22))
-		return hib_seterr(img, HIB_ERR_INVAL,
-				  "%llu buckets of %llu pages: too many, choose a larger bucket",
-				  (unsigned long long)st->nbuckets,
-				  (unsigned long long)st->bucket_pages);
-	st->buckets = calloc(st->nbuckets + 1, sizeof(*st->buckets));
-	for (cap = 1024; cap < 2 * st->image_pages; cap *= 2)
+	in->entries = img->pfns.entries;
+	in->image_pages = img->info.image_pages;
+	in->meta_pages = img->info.meta_pages;
+	in->stream_pages = img->info.pages - 1;
+	in->lowest_pfn = img->pfns.lowest;
+	in->highest_pfn = img->pfns.highest;
+	in->runs = img->pfns.runs;
+	in->num_physpages = img->info.num_physpages;
+	in->bucket_pages = o.bucket_pages ? o.bucket_pages : auto_bucket(in->highest_pfn);
+	in->nbuckets = in->entries ? in->highest_pfn / in->bucket_pages + 1 : 0;
+	if (in->nbuckets > (1u << 22)) {
+		rc = hib_seterr(img, HIB_ERR_INVAL,
+				"%llu buckets of %llu pages: too many, choose a larger bucket",
+				(unsigned long long)in->nbuckets,
+				(unsigned long long)in->bucket_pages);
+		goto out;
+	}
+	st->buckets = calloc(in->nbuckets + 1, sizeof(*st->buckets));
+	for (cap = 1024; cap < 2 * in->image_pages; cap *= 2)
 		;
 	dup.slot = calloc(cap, sizeof(*dup.slot));
 	dup.mask = cap - 1;
-	st->dup_table_bytes = cap * sizeof(*dup.slot);
+	in->dup_table_bytes = cap * sizeof(*dup.slot);
 	if (!st->buckets || !dup.slot) {
 		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < st->nbuckets; i++)
-		st->buckets[i].first_pfn = i * st->bucket_pages;
 
-	rc = hib_sink_init(&sink, img, st->meta_pages,
-			   o->no_compress ? 0 : (1u << HIB_CODEC_COUNT) - 1);
+	rc = hib_sink_init(&sink, img, in->meta_pages,
+			   o.no_compress ? 0 : (1u << HIB_CODEC_COUNT) - 1);
 	if (rc)
 		goto out;
 	sink.keep_chunks = 1;
 	rc = hib_reader_new(img, &rd);
 	if (rc)
 		goto out;
-	(void)hib_reader_set_threads(rd, o->threads);   /* before the first page: cannot fail */
+	(void)hib_reader_set_threads(rd, o.threads);   /* before the first page: cannot fail */
 	dc.ps = ps;
 	hib_reader_set_chunk_cb(rd, on_chunk, &dc);
 	while ((rc = hib_reader_next(rd, &pg)) == 1) {
@@ -411,24 +417,24 @@ int hib_image_stats(struct hib_image *img, const struct hib_stats_opts *opts,
 				break;
 		}
 		st->pages[k]++;
-		if (pg.pfn / st->bucket_pages < st->nbuckets)
-			st->buckets[pg.pfn / st->bucket_pages].pages[k]++;
+		if (pg.pfn / in->bucket_pages < in->nbuckets)
+			st->buckets[pg.pfn / in->bucket_pages][k]++;
 	}
 	if (rc < 0)
 		goto out;
 	rc = hib_sink_finish(&sink, img->zero_bits);
 	if (rc)
 		goto out;
-	if (sink.n != st->stream_pages) {
+	if (sink.n != in->stream_pages) {
 		rc = hib_seterr(img, HIB_ERR_INVAL,
 				"internal: %llu stream pages rebuilt, %llu in the image",
 				(unsigned long long)sink.n,
-				(unsigned long long)st->stream_pages);
+				(unsigned long long)in->stream_pages);
 		goto out;
 	}
 
-	st->nchunks = div_round_up(st->stream_pages, UNC_PAGES);
-	st->chunks = calloc(st->nchunks + 1, sizeof(*st->chunks));
+	in->nchunks = div_round_up(in->stream_pages, UNC_PAGES);
+	st->chunks = calloc(in->nchunks + 1, sizeof(*st->chunks));
 	if (!st->chunks) {
 		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
 		goto out;
@@ -436,32 +442,46 @@ int hib_image_stats(struct hib_image *img, const struct hib_stats_opts *opts,
 	/* other containers' blocks (uswsusp's begin at stream page 0) never
 	 * line up with the kernel's chunks */
 	if (img->info.compression != HIB_COMP_NONE &&
-	    (dc.n != st->nchunks || !img->ct->kernel_chunks))
+	    (dc.n != in->nchunks || !img->ct->kernel_chunks))
 		dc.aligned = false;
-	for (i = 0; i < st->nchunks; i++) {
+	for (i = 0; i < in->nchunks; i++) {
 		struct hib_stats_chunk *ch = &st->chunks[i];
 
 		ch->first_stream_page = 1 + i * UNC_PAGES;
-		ch->pages = (uint32_t)(st->stream_pages - i * UNC_PAGES < UNC_PAGES ?
-				       st->stream_pages - i * UNC_PAGES : UNC_PAGES);
+		ch->pages = (uint32_t)(in->stream_pages - i * UNC_PAGES < UNC_PAGES ?
+				       in->stream_pages - i * UNC_PAGES : UNC_PAGES);
 		if (img->info.compression != HIB_COMP_NONE && dc.aligned)
 			ch->image_cmp_len = dc.len[i];
-		if (!o->no_compress)
-			for (c = 0; c < HIB_CODEC_COUNT; c++)
-				ch->cmp_len[c] = sink.chunk_len[i][c];
 	}
+	hib_w_size_init(&own, &img->lay);
 	for (i = 0; i < dc.n; i++) {
-		st->image_cmp_bytes += dc.len[i];
-		st->image_disk_pages += img->info.compression == HIB_COMP_NONE ? 1 :
-					div_round_up(img->lay.word + dc.len[i], ps);
+		in->image_cmp_bytes += dc.len[i];
+		if (img->info.compression == HIB_COMP_NONE)
+			hib_w_size_raw(&own, 1);
+		else
+			(void)hib_w_size_chunk(&own, dc.len[i]);
 	}
-	st->compressed = !o->no_compress;
-	st->unc_bytes = st->stream_pages * ps;
+	in->image_disk_pages = own.disk_pages;
+	in->image_map_pages = hib_w_size_map_pages(&own);
+	in->image_slots = hib_w_size_slots(&own);
+	in->compressed = !o.no_compress;
+	in->unc_bytes = in->stream_pages * ps;
+	if (in->compressed) {
+		st->chunk_len = sink.chunk_len;     /* the handle keeps them */
+		sink.chunk_len = NULL;
+	}
 	for (c = 0; c < HIB_CODEC_COUNT; c++) {
-		st->cmp_bytes[c] = sink.cmp_bytes[c];
-		st->disk_pages[c] = sink.disk_pages[c];
-		st->cmp_seconds[c] = sink.cmp_sec[c];
-		st->dec_seconds[c] = sink.dec_sec[c];
+		struct hib_stats_codec *cd = &st->codec[c];
+
+		cd->what_if = c == HIB_CODEC_ZSTD_FAST || c == HIB_CODEC_ZSTD;
+		if (!in->compressed)
+			continue;
+		cd->cmp_bytes = sink.size[c].cmp_bytes;
+		cd->disk_pages = sink.size[c].disk_pages;
+		cd->map_pages = hib_w_size_map_pages(&sink.size[c]);
+		cd->slots = hib_w_size_slots(&sink.size[c]);
+		cd->cmp_seconds = sink.cmp_sec[c];
+		cd->dec_seconds = sink.dec_sec[c];
 	}
 	rc = HIB_OK;
 out:
@@ -471,6 +491,8 @@ out:
 	free(dc.len);
 	if (rc)
 		hib_stats_free(st);
+	else
+		*out = st;
 	return rc;
 }
 
@@ -480,7 +502,46 @@ void hib_stats_free(struct hib_stats *st)
 		return;
 	free(st->buckets);
 	free(st->chunks);
-	st->buckets = NULL;
-	st->chunks = NULL;
-	st->nbuckets = st->nchunks = 0;
+	free(st->chunk_len);
+	free(st);
+}
+
+/* ---- getters: 0 or NULL for what the handle does not hold ------------------ */
+
+const struct hib_stats_info *hib_stats_info(const struct hib_stats *st)
+{
+	return st ? &st->info : NULL;
+}
+
+uint64_t hib_stats_class_pages(const struct hib_stats *st, enum hib_class c)
+{
+	return st && (unsigned)c < HIB_CLASS_COUNT ? st->pages[c] : 0;
+}
+
+uint64_t hib_stats_bucket_pages(const struct hib_stats *st, uint64_t bucket,
+				enum hib_class c)
+{
+	if (!st || bucket >= st->info.nbuckets || (unsigned)c >= HIB_CLASS_COUNT)
+		return 0;
+	return st->buckets[bucket][c];
+}
+
+const struct hib_stats_codec *hib_stats_codec(const struct hib_stats *st,
+					      enum hib_codec_id c)
+{
+	return st && (unsigned)c < HIB_CODEC_COUNT ? &st->codec[c] : NULL;
+}
+
+const struct hib_stats_chunk *hib_stats_chunk(const struct hib_stats *st, uint64_t chunk)
+{
+	return st && chunk < st->info.nchunks ? &st->chunks[chunk] : NULL;
+}
+
+uint32_t hib_stats_chunk_cmp_len(const struct hib_stats *st, uint64_t chunk,
+				 enum hib_codec_id c)
+{
+	if (!st || !st->chunk_len || chunk >= st->info.nchunks ||
+	    (unsigned)c >= HIB_CODEC_COUNT)
+		return 0;
+	return st->chunk_len[chunk][c];
 }

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Private to stats.c and simulate.c: a stream the kernel would write,
- * compressed chunk by chunk as save_compressed_image() would. */
+ * compressed chunk by chunk as save_compressed_image() would and sized by
+ * the writer's own sizing pass (emit.c); the result handles behind the
+ * getters. */
 #ifndef _HIBIMG_STATSP_H
 #define _HIBIMG_STATSP_H
 
-#include "hibimgP.h"
+#include "writerP.h"
+
+#include <string.h>
 
 /* kernel MB as swsusp_show_speed() prints it: 1000 KiB */
 #define HIB_KMB 1024000.0
@@ -18,10 +22,56 @@
 #define HIB_SIM_DISK_WRITE       500.0
 #define HIB_SIM_DISK_READ        1000.0
 
+#define HIB_ZSTD_FAST_LEVEL 1   /* HIB_CODEC_ZSTD_FAST */
+#define HIB_ZSTD_LEVEL      3   /* HIB_CODEC_ZSTD, the simulator's default */
+
+/* How many of each the library knows today. Not in hibimg.h: a caller
+ * compiled against one count would read past the arrays of a library that
+ * knows more, or fewer; callers ask hib_class_name() and friends instead. */
+enum {
+	HIB_CLASS_COUNT = HIB_CLASS_OTHER + 1,
+	HIB_CODEC_COUNT = HIB_CODEC_ZSTD + 1,
+	HIB_SIM_COMP_COUNT = HIB_SIM_ZSTD + 1
+};
+
+/* Caller-allocated options carry their size first: what the caller's
+ * struct has is copied into a zeroed one of ours, so fields it predates
+ * keep their defaults. NULL: all defaults. */
+static inline int hib_opts_copy(void *dst, size_t dsz, const void *src)
+{
+	size_t n;
+
+	memset(dst, 0, dsz);
+	if (!src)
+		return HIB_OK;
+	memcpy(&n, src, sizeof(n));
+	if (n < sizeof(n))
+		return HIB_ERR_INVAL;
+	memcpy(dst, src, n < dsz ? n : dsz);
+	return HIB_OK;
+}
+
+struct hib_stats {
+	struct hib_stats_info info;
+	uint64_t pages[HIB_CLASS_COUNT];
+	uint64_t (*buckets)[HIB_CLASS_COUNT];
+	struct hib_stats_chunk *chunks;
+	uint32_t (*chunk_len)[HIB_CODEC_COUNT];  /* NULL without the compression pass */
+	struct hib_stats_codec codec[HIB_CODEC_COUNT];
+};
+
+struct hib_sim {
+	struct hib_sim_info info;
+	double rate_compress[HIB_SIM_COMP_COUNT];
+	double rate_decompress[HIB_SIM_COMP_COUNT];
+	size_t n;
+	struct hib_sim_scenario sc[2 * HIB_SIM_COMP_COUNT];
+};
+
 
 struct hib_sink {
 	struct hib_image *img;
-	unsigned int ps, hdr;
+	unsigned int ps;
 	unsigned int codecs;        /* bit per enum hib_codec_id */
 	int zstd_level[HIB_CODEC_COUNT];
 	int decode;                 /* decompress every chunk again (rates, check) */
@@ -36,12 +86,10 @@ struct hib_sink {
 	unsigned char *cmp, *dec;
 	size_t cmp_cap;
 
-	uint64_t nchunks;
 	uint32_t (*chunk_len)[HIB_CODEC_COUNT];
 	uint64_t chunk_cap;
 	uint64_t unc_bytes;
-	uint64_t cmp_bytes[HIB_CODEC_COUNT];
-	uint64_t disk_pages[HIB_CODEC_COUNT];
+	struct hib_w_size size[HIB_CODEC_COUNT];  /* the writer's sizing pass */
 	double cmp_sec[HIB_CODEC_COUNT], dec_sec[HIB_CODEC_COUNT];
 };
 

@@ -15,7 +15,7 @@
 
 static void __attribute__((noreturn)) usage(void)
 {
-	struct hib_sim_opts d;
+	struct hib_sim_opts d = { .size = sizeof(d) };
 
 	hib_sim_defaults(&d);
 	printf("Usage:\n hibimg simulate [options] <spec>\n\n");
@@ -69,10 +69,11 @@ static double parse_rate(const char *s, const char *what, double *share)
 
 static enum hib_sim_comp parse_comp(const char *s)
 {
+	const char *n;
 	int c;
 
-	for (c = 0; c < HIB_SIM_COMP_COUNT; c++)
-		if (!strcmp(s, hib_sim_comp_name((enum hib_sim_comp)c)))
+	for (c = 0; (n = hib_sim_comp_name((enum hib_sim_comp)c)) != NULL; c++)
+		if (!strcmp(s, n))
 			return (enum hib_sim_comp)c;
 	die_(EXIT_USAGE, "unknown compression '%s'", s);
 }
@@ -82,8 +83,9 @@ static double kb(uint64_t b)
 	return (double)b / 1024.0;
 }
 
-static int print_table(const struct hib_sim_result *r, const struct out_opts *oo)
+static int print_table(const struct hib_sim *r, const struct out_opts *oo)
 {
+	const struct hib_sim_scenario *s;
 	struct libscols_table *tb = out_table_new(oo, "simulate");
 	static const struct { const char *name; enum out_type t; } cols[] = {
 		{ "ZEROCHECK", OUT_BOOL }, { "COMP", OUT_STR }, { "KERNEL", OUT_STR },
@@ -101,8 +103,7 @@ static int print_table(const struct hib_sim_result *r, const struct out_opts *oo
 
 	for (k = 0; k < ncols; k++)
 		out_table_col(tb, cols[k].name, cols[k].t);
-	for (i = 0; i < r->n; i++) {
-		const struct hib_sim_scenario *s = &r->sc[i];
+	for (i = 0; (s = hib_sim_scenario(r, i)) != NULL; i++) {
 		struct libscols_line *ln = out_table_line(tb);
 		double copy_rate = s->t_copy > 0 ?
 			(double)s->pages_copied * (s->stream_bytes / (s->stream_pages ? s->stream_pages : 1)) /
@@ -136,21 +137,22 @@ static int print_table(const struct hib_sim_result *r, const struct out_opts *oo
 		out_cell(ln, 22, "%.6f", s->t_critical);
 		/* as the kernel's "Copied K kbytes ... (R MB/s)" would print it */
 		out_cell(ln, 23, "%.2f", copy_rate);
-		out_cell(ln, 24, "%.2f", r->rate_compress[s->comp]);
-		out_cell(ln, 25, "%.2f", r->rate_decompress[s->comp]);
-		out_cell(ln, 26, "%u", r->threads);
+		out_cell(ln, 24, "%.2f", hib_sim_rate_compress(r, s->comp));
+		out_cell(ln, 25, "%.2f", hib_sim_rate_decompress(r, s->comp));
+		out_cell(ln, 26, "%u", hib_sim_info(r)->threads);
 	}
 	return out_table_print(tb);
 }
 
-static const struct hib_sim_scenario *find(const struct hib_sim_result *r,
+static const struct hib_sim_scenario *find(const struct hib_sim *r,
 					   enum hib_sim_comp c, int zc)
 {
+	const struct hib_sim_scenario *s;
 	size_t i;
 
-	for (i = 0; i < r->n; i++)
-		if (r->sc[i].comp == c && r->sc[i].zerocheck == zc)
-			return &r->sc[i];
+	for (i = 0; (s = hib_sim_scenario(r, i)) != NULL; i++)
+		if (s->comp == c && s->zerocheck == zc)
+			return s;
 	return NULL;
 }
 
@@ -178,7 +180,7 @@ static void secfmt(char *buf, size_t n, double t)
 }
 
 /* The seed mail's before/after list, for one compression. */
-static int print_compare(const struct hib_sim_result *r, enum hib_sim_comp c,
+static int print_compare(const struct hib_sim *r, enum hib_sim_comp c,
 			 int nozerocheck_loop, const struct out_opts *oo)
 {
 	const struct hib_sim_scenario *b = find(r, c, 1), *a = find(r, c, 0);
@@ -243,8 +245,9 @@ int cmd_simulate(int argc, char **argv)
 		{ "version",          no_argument,       NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct hib_sim_opts so = { .rate_zerocheck_share = 0 }, d;
-	struct hib_sim_result res;
+	struct hib_sim_opts so = { .size = sizeof(so) }, d = { .size = sizeof(d) };
+	const struct hib_sim_info *ri;
+	struct hib_sim *res = NULL;
 	struct out_opts oo = { 0 };
 	struct hib_image *img;
 	const struct hib_info *in;
@@ -308,25 +311,27 @@ int cmd_simulate(int argc, char **argv)
 	if (compare < 0)
 		compare = in->compression == HIB_COMP_LZ4 ? HIB_SIM_LZ4 :
 			  in->compression == HIB_COMP_NONE ? HIB_SIM_NONE : HIB_SIM_LZO;
-	rc = print_table(&res, &oo);
+	ri = hib_sim_info(res);
+	rc = print_table(res, &oo);
 	if (rc == 0 && !oo.json) {
-		rc = print_compare(&res, (enum hib_sim_comp)compare, so.nozerocheck_loop, &oo);
+		rc = print_compare(res, (enum hib_sim_comp)compare, so.nozerocheck_loop, &oo);
 		printf("\n%" PRIu64 " PFNs, %" PRIu64 " zero pages (%.2f%%), %u compression thread%s.\n"
 		       "Copy rates (MB/s): zero check %.2f over all pages (%.2f as the kernel would print it),\n"
 		       "  loop %.2f, copy_page %.2f%s. Disk: write %.0f, read %.0f.\n"
 		       "Measured here, one thread: compress lzo %.1f, lz4 %.1f, zstd-%d %.1f;\n"
 		       "  decompress lzo %.1f, lz4 %.1f, zstd %.1f.\n",
-		       res.entries, res.zero_pages,
-		       res.entries ? 100.0 * (double)res.zero_pages / (double)res.entries : 0.0,
-		       res.threads, res.threads == 1 ? "" : "s",
-		       res.rate_zerocheck_scan, res.rate_zerocheck, res.rate_loop,
-		       res.rate_copy_page, res.calibrated ? " (calibrated here)" : "",
-		       res.disk_write, res.disk_read,
-		       res.rate_compress[HIB_SIM_LZO], res.rate_compress[HIB_SIM_LZ4],
-		       res.zstd_level, res.rate_compress[HIB_SIM_ZSTD],
-		       res.rate_decompress[HIB_SIM_LZO], res.rate_decompress[HIB_SIM_LZ4],
-		       res.rate_decompress[HIB_SIM_ZSTD]);
+		       ri->entries, ri->zero_pages,
+		       ri->entries ? 100.0 * (double)ri->zero_pages / (double)ri->entries : 0.0,
+		       ri->threads, ri->threads == 1 ? "" : "s",
+		       ri->rate_zerocheck_scan, ri->rate_zerocheck, ri->rate_loop,
+		       ri->rate_copy_page, ri->calibrated ? " (calibrated here)" : "",
+		       ri->disk_write, ri->disk_read,
+		       hib_sim_rate_compress(res, HIB_SIM_LZO), hib_sim_rate_compress(res, HIB_SIM_LZ4),
+		       ri->zstd_level, hib_sim_rate_compress(res, HIB_SIM_ZSTD),
+		       hib_sim_rate_decompress(res, HIB_SIM_LZO), hib_sim_rate_decompress(res, HIB_SIM_LZ4),
+		       hib_sim_rate_decompress(res, HIB_SIM_ZSTD));
 	}
+	hib_sim_free(res);
 	hib_image_free(img);
 	return rc ? EXIT_IOERR : EXIT_SUCCESS;
 }

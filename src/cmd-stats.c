@@ -49,87 +49,113 @@ static double ratio(uint64_t unc, uint64_t cmp)
 	return cmp ? (double)unc / (double)cmp : 0.0;
 }
 
-static uint64_t bucket_saved(const struct hib_stats_bucket *b)
+static double codec_ratio(const struct hib_stats *st, enum hib_codec_id c)
 {
-	uint64_t n = 0;
+	return ratio(hib_stats_info(st)->unc_bytes, hib_stats_codec(st, c)->cmp_bytes);
+}
+
+/* The library may know more classes and codecs than this file: it names
+ * each one it knows, and no more. */
+#define FOR_CLASS(k, n) \
+	for ((k) = 0; ((n) = hib_class_name((enum hib_class)(k))) != NULL; (k)++)
+#define FOR_CODEC(k, n) \
+	for ((k) = 0; ((n) = hib_codec_name((enum hib_codec_id)(k))) != NULL; (k)++)
+
+static int class_count(void)
+{
+	const char *n;
 	int k;
 
-	for (k = 0; k < HIB_CLASS_COUNT; k++)
-		n += b->pages[k];
-	return n;
+	FOR_CLASS(k, n)
+		;
+	return k;
+}
+
+static uint64_t bucket_saved(const struct hib_stats *st, uint64_t i)
+{
+	const char *n;
+	uint64_t sum = 0;
+	int k;
+
+	FOR_CLASS(k, n)
+		sum += hib_stats_bucket_pages(st, i, (enum hib_class)k);
+	return sum;
 }
 
 static int view_summary(struct hib_image *img, const struct hib_stats *st,
 			const struct out_opts *oo)
 {
 	const struct hib_info *in = hib_image_info(img);
+	const struct hib_stats_info *si = hib_stats_info(st);
 	unsigned int ps = hib_image_header(img)->page_size;
 	struct out_rec *r = out_rec_new();
 	char key[64], label[128];
+	const char *n;
 	int k, rc;
 
 	out_rec_add(r, "path", "path", OUT_STR, "%s", hib_image_path(img));
 	out_rec_section(r, "Pages");
-	out_rec_add(r, "entries", "PFNs saved (\"Need to copy\")", OUT_NUM, "%" PRIu64, st->entries);
-	out_rec_add(r, "image-pages", "data pages in the stream", OUT_NUM, "%" PRIu64, st->image_pages);
-	out_rec_add(r, "meta-pages", "PFN-list pages", OUT_NUM, "%" PRIu64, st->meta_pages);
-	out_rec_add(r, "stream-pages", "stream pages", OUT_NUM, "%" PRIu64, st->stream_pages);
-	for (k = 0; k < HIB_CLASS_COUNT; k++) {
-		const char *n = hib_class_name((enum hib_class)k);
+	out_rec_add(r, "entries", "PFNs saved (\"Need to copy\")", OUT_NUM, "%" PRIu64, si->entries);
+	out_rec_add(r, "image-pages", "data pages in the stream", OUT_NUM, "%" PRIu64, si->image_pages);
+	out_rec_add(r, "meta-pages", "PFN-list pages", OUT_NUM, "%" PRIu64, si->meta_pages);
+	out_rec_add(r, "stream-pages", "stream pages", OUT_NUM, "%" PRIu64, si->stream_pages);
+	FOR_CLASS(k, n) {
+		uint64_t pages = hib_stats_class_pages(st, (enum hib_class)k);
 
 		snprintf(key, sizeof(key), "%s-pages", n);
 		snprintf(label, sizeof(label), "%s pages", n);
-		out_rec_add(r, key, label, OUT_NUM, "%" PRIu64, st->pages[k]);
+		out_rec_add(r, key, label, OUT_NUM, "%" PRIu64, pages);
 		snprintf(key, sizeof(key), "%s-bytes", n);
 		snprintf(label, sizeof(label), "%s bytes", n);
-		out_rec_add(r, key, label, OUT_NUM, "%" PRIu64, st->pages[k] * ps);
+		out_rec_add(r, key, label, OUT_NUM, "%" PRIu64, pages * ps);
 		snprintf(key, sizeof(key), "%s-share", n);
 		snprintf(label, sizeof(label), "%s share %%", n);
-		out_rec_add(r, key, label, OUT_NUM, "%.2f", pct(st->pages[k], st->entries));
+		out_rec_add(r, key, label, OUT_NUM, "%.2f", pct(pages, si->entries));
 	}
 	out_rec_add(r, "zero-pages", "zero pages (flagged + data)", OUT_NUM, "%" PRIu64,
-		    st->pages[HIB_CLASS_ZERO_FLAGGED] + st->pages[HIB_CLASS_ZERO_DATA]);
+		    hib_stats_class_pages(st, HIB_CLASS_ZERO_FLAGGED) +
+		    hib_stats_class_pages(st, HIB_CLASS_ZERO_DATA));
 	out_rec_add(r, "dup-table-bytes", "duplicate hash table bytes", OUT_NUM,
-		    "%" PRIu64, st->dup_table_bytes);
+		    "%" PRIu64, si->dup_table_bytes);
 	out_rec_section(r, "Physical memory");
-	out_rec_add(r, "lowest-pfn", "lowest PFN", OUT_NUM, "%" PRIu64, st->lowest_pfn);
-	out_rec_add(r, "highest-pfn", "highest PFN", OUT_NUM, "%" PRIu64, st->highest_pfn);
-	out_rec_add(r, "num-physpages", "num_physpages", OUT_NUM, "%" PRIu64, st->num_physpages);
-	out_rec_add(r, "pfn-ranges", "ranges of consecutive PFNs", OUT_NUM, "%" PRIu64, st->runs);
+	out_rec_add(r, "lowest-pfn", "lowest PFN", OUT_NUM, "%" PRIu64, si->lowest_pfn);
+	out_rec_add(r, "highest-pfn", "highest PFN", OUT_NUM, "%" PRIu64, si->highest_pfn);
+	out_rec_add(r, "num-physpages", "num_physpages", OUT_NUM, "%" PRIu64, si->num_physpages);
+	out_rec_add(r, "pfn-ranges", "ranges of consecutive PFNs", OUT_NUM, "%" PRIu64, si->runs);
 	out_rec_add(r, "hole-pages", "pages not saved up to the highest PFN", OUT_NUM,
-		    "%" PRIu64, st->entries ? st->highest_pfn + 1 - st->entries : 0);
-	out_rec_add(r, "bucket-pages", "bucket size (pages)", OUT_NUM, "%" PRIu64, st->bucket_pages);
-	out_rec_add(r, "buckets", "buckets", OUT_NUM, "%" PRIu64, st->nbuckets);
+		    "%" PRIu64, si->entries ? si->highest_pfn + 1 - si->entries : 0);
+	out_rec_add(r, "bucket-pages", "bucket size (pages)", OUT_NUM, "%" PRIu64, si->bucket_pages);
+	out_rec_add(r, "buckets", "buckets", OUT_NUM, "%" PRIu64, si->nbuckets);
 	out_rec_section(r, "Compression (32-page chunks, as the kernel)");
 	out_rec_add(r, "compression", "the image's", OUT_STR, "%s",
 		    hib_compression_name(in->compression));
-	out_rec_add(r, "stream-bytes", "stream bytes", OUT_NUM, "%" PRIu64, st->stream_pages * ps);
-	out_rec_add(r, "chunks", "chunks", OUT_NUM, "%" PRIu64, st->nchunks);
+	out_rec_add(r, "stream-bytes", "stream bytes", OUT_NUM, "%" PRIu64, si->stream_pages * ps);
+	out_rec_add(r, "chunks", "chunks", OUT_NUM, "%" PRIu64, si->nchunks);
 	if (in->compression != HIB_COMP_NONE) {
 		out_rec_add(r, "image-cmp-bytes", "the image's compressed bytes", OUT_NUM,
-			    "%" PRIu64, st->image_cmp_bytes);
+			    "%" PRIu64, si->image_cmp_bytes);
 		out_rec_add(r, "image-ratio", "the image's ratio", OUT_NUM, "%.3f",
-			    ratio(st->stream_pages * ps, st->image_cmp_bytes));
+			    ratio(si->stream_pages * ps, si->image_cmp_bytes));
 	}
-	if (st->compressed) {
-		for (k = 0; k < HIB_CODEC_COUNT; k++) {
-			const char *n = hib_codec_name((enum hib_codec_id)k);
-			const char *what = k >= HIB_CODEC_ZSTD_FAST ? " (what-if)" : "";
+	if (si->compressed) {
+		FOR_CODEC(k, n) {
+			const struct hib_stats_codec *cd = hib_stats_codec(st, (enum hib_codec_id)k);
+			const char *what = cd->what_if ? " (what-if)" : "";
 
 			snprintf(key, sizeof(key), "%s-bytes", n);
 			snprintf(label, sizeof(label), "%s compressed bytes%s", n, what);
-			out_rec_add(r, key, label, OUT_NUM, "%" PRIu64, st->cmp_bytes[k]);
+			out_rec_add(r, key, label, OUT_NUM, "%" PRIu64, cd->cmp_bytes);
 			snprintf(key, sizeof(key), "%s-disk-pages", n);
 			snprintf(label, sizeof(label), "%s pages on disk", n);
-			out_rec_add(r, key, label, OUT_NUM, "%" PRIu64, st->disk_pages[k]);
+			out_rec_add(r, key, label, OUT_NUM, "%" PRIu64, cd->disk_pages);
 			snprintf(key, sizeof(key), "%s-ratio", n);
 			snprintf(label, sizeof(label), "%s ratio", n);
 			out_rec_add(r, key, label, OUT_NUM, "%.3f",
-				    ratio(st->unc_bytes, st->cmp_bytes[k]));
+				    ratio(si->unc_bytes, cd->cmp_bytes));
 			snprintf(key, sizeof(key), "%s-mbps", n);
 			snprintf(label, sizeof(label), "%s MB/s here, one thread", n);
-			out_rec_add(r, key, label, OUT_NUM, "%.1f", st->cmp_seconds[k] > 0 ?
-				    (double)st->unc_bytes / st->cmp_seconds[k] / 1024000.0 : 0.0);
+			out_rec_add(r, key, label, OUT_NUM, "%.1f", cd->cmp_seconds > 0 ?
+				    (double)si->unc_bytes / cd->cmp_seconds / 1024000.0 : 0.0);
 		}
 	}
 	rc = out_recs_print(&r, 1, oo, "stats");
@@ -140,26 +166,31 @@ static int view_summary(struct hib_image *img, const struct hib_stats *st,
 static int view_classes(const struct hib_stats *st, unsigned int ps, const struct out_opts *oo)
 {
 	struct libscols_table *tb = out_table_new(oo, "classes");
+	uint64_t entries = hib_stats_info(st)->entries;
+	const char *n;
 	int k;
 
 	out_table_col(tb, "CLASS", OUT_STR);
 	out_table_col(tb, "PAGES", OUT_NUM);
 	out_table_col(tb, "BYTES", OUT_NUM);
 	out_table_col(tb, "SHARE", OUT_NUM);
-	for (k = 0; k < HIB_CLASS_COUNT; k++) {
+	FOR_CLASS(k, n) {
 		struct libscols_line *ln = out_table_line(tb);
+		uint64_t pages = hib_stats_class_pages(st, (enum hib_class)k);
 
-		out_cell(ln, 0, "%s", hib_class_name((enum hib_class)k));
-		out_cell(ln, 1, "%" PRIu64, st->pages[k]);
-		out_cell(ln, 2, "%" PRIu64, st->pages[k] * ps);
-		out_cell(ln, 3, "%.2f", pct(st->pages[k], st->entries));
+		out_cell(ln, 0, "%s", n);
+		out_cell(ln, 1, "%" PRIu64, pages);
+		out_cell(ln, 2, "%" PRIu64, pages * ps);
+		out_cell(ln, 3, "%.2f", pct(pages, entries));
 	}
 	return out_table_print(tb);
 }
 
 static int view_buckets(const struct hib_stats *st, const struct out_opts *oo)
 {
+	const struct hib_stats_info *si = hib_stats_info(st);
 	struct libscols_table *tb = out_table_new(oo, "buckets");
+	const char *n;
 	uint64_t i;
 	int k;
 
@@ -167,19 +198,19 @@ static int view_buckets(const struct hib_stats *st, const struct out_opts *oo)
 	out_table_col(tb, "END", OUT_NUM);
 	out_table_col(tb, "SAVED", OUT_NUM);
 	out_table_col(tb, "NOT-SAVED", OUT_NUM);
-	for (k = 0; k < HIB_CLASS_COUNT; k++)
-		out_table_col(tb, hib_class_name((enum hib_class)k), OUT_NUM);
-	for (i = 0; i < st->nbuckets; i++) {
-		const struct hib_stats_bucket *b = &st->buckets[i];
+	FOR_CLASS(k, n)
+		out_table_col(tb, n, OUT_NUM);
+	for (i = 0; i < si->nbuckets; i++) {
 		struct libscols_line *ln = out_table_line(tb);
-		uint64_t saved = bucket_saved(b);
+		uint64_t first = i * si->bucket_pages, saved = bucket_saved(st, i);
 
-		out_cell(ln, 0, "%" PRIu64, b->first_pfn);
-		out_cell(ln, 1, "%" PRIu64, b->first_pfn + st->bucket_pages - 1);
+		out_cell(ln, 0, "%" PRIu64, first);
+		out_cell(ln, 1, "%" PRIu64, first + si->bucket_pages - 1);
 		out_cell(ln, 2, "%" PRIu64, saved);
-		out_cell(ln, 3, "%" PRIu64, st->bucket_pages - saved);
-		for (k = 0; k < HIB_CLASS_COUNT; k++)
-			out_cell(ln, 4 + (size_t)k, "%" PRIu64, b->pages[k]);
+		out_cell(ln, 3, "%" PRIu64, si->bucket_pages - saved);
+		FOR_CLASS(k, n)
+			out_cell(ln, 4 + (size_t)k, "%" PRIu64,
+				 hib_stats_bucket_pages(st, i, (enum hib_class)k));
 	}
 	return out_table_print(tb);
 }
@@ -229,6 +260,8 @@ static int view_ranges(struct hib_image *img, const struct out_opts *oo)
 static int view_chunks(const struct hib_stats *st, const struct out_opts *oo)
 {
 	struct libscols_table *tb = out_table_new(oo, "chunks");
+	const struct hib_stats_chunk *c;
+	const char *n;
 	uint64_t i;
 	int k;
 
@@ -236,31 +269,37 @@ static int view_chunks(const struct hib_stats *st, const struct out_opts *oo)
 	out_table_col(tb, "FIRST-PAGE", OUT_NUM);
 	out_table_col(tb, "PAGES", OUT_NUM);
 	out_table_col(tb, "IMAGE", OUT_NUM);
-	for (k = 0; k < HIB_CODEC_COUNT; k++)
-		out_table_col(tb, hib_codec_name((enum hib_codec_id)k), OUT_NUM);
-	for (i = 0; i < st->nchunks; i++) {
-		const struct hib_stats_chunk *c = &st->chunks[i];
+	FOR_CODEC(k, n)
+		out_table_col(tb, n, OUT_NUM);
+	for (i = 0; (c = hib_stats_chunk(st, i)) != NULL; i++) {
 		struct libscols_line *ln = out_table_line(tb);
 
 		out_cell(ln, 0, "%" PRIu64, i);
 		out_cell(ln, 1, "%" PRIu64, c->first_stream_page);
 		out_cell(ln, 2, "%u", c->pages);
 		out_cell(ln, 3, "%u", c->image_cmp_len);
-		for (k = 0; k < HIB_CODEC_COUNT; k++)
-			out_cell(ln, 4 + (size_t)k, "%u", c->cmp_len[k]);
+		FOR_CODEC(k, n)
+			out_cell(ln, 4 + (size_t)k, "%u",
+				 hib_stats_chunk_cmp_len(st, i, (enum hib_codec_id)k));
 	}
 	return out_table_print(tb);
 }
 
 /* ---- SVG ------------------------------------------------------------------ */
 
-static const char *const class_colour[HIB_CLASS_COUNT] = {
-	"#4c9be8",      /* zero-flagged: blue */
-	"#9fd0ff",      /* zero-data: light blue */
-	"#ffd166",      /* same-filled: yellow */
-	"#ef476f",      /* duplicate: red */
-	"#06a77d",      /* other: green */
-};
+static const char *class_colour(int k)
+{
+	static const char *const c[] = {
+		"#4c9be8",      /* zero-flagged: blue */
+		"#9fd0ff",      /* zero-data: light blue */
+		"#ffd166",      /* same-filled: yellow */
+		"#ef476f",      /* duplicate: red */
+		"#06a77d",      /* other: green */
+	};
+
+	/* a class newer than this table */
+	return (size_t)k < sizeof(c) / sizeof(c[0]) ? c[k] : "#8d6cab";
+}
 
 static void svg_escape(FILE *f, const char *s)
 {
@@ -278,11 +317,12 @@ static void svg_escape(FILE *f, const char *s)
  * PFNs; what is left at the top (grey) is memory the image does not hold. */
 static int write_svg(struct hib_output *out, struct hib_image *img, const struct hib_stats *st)
 {
+	const struct hib_stats_info *si = hib_stats_info(st);
 	char *doc = NULL;
 	size_t doclen = 0;
 	const unsigned int cols = 32, cell = 18, pad = 20, chart_h = 160;
 	unsigned int ps = hib_image_header(img)->page_size;
-	uint64_t rows = (st->nbuckets + cols - 1) / cols, i, nbars;
+	uint64_t rows = (si->nbuckets + cols - 1) / cols, i, nbars;
 	unsigned int width = pad * 2 + cols * cell, bar_w_total = width - 2 * pad - 40;
 	unsigned int grid_top = 70, grid_h = (unsigned int)rows * cell;
 	unsigned int chart_top = grid_top + grid_h + 70;
@@ -290,7 +330,8 @@ static int write_svg(struct hib_output *out, struct hib_image *img, const struct
 	double maxr = 1.0;
 	/* built in memory: the output takes it in one write */
 	FILE *f = open_memstream(&doc, &doclen);
-	int k;
+	const char *n;
+	int k, nclass;
 
 	if (!f)
 		die_(EXIT_IOERR, "out of memory");
@@ -304,46 +345,50 @@ static int write_svg(struct hib_output *out, struct hib_image *img, const struct
 	fprintf(f, "</text>\n<text x=\"%u\" y=\"38\">Physical memory, one cell per %" PRIu64
 		" pages (%" PRIu64 " KiB), PFN 0 at top left, rows of %u cells; "
 		"highest PFN %" PRIu64 "</text>\n",
-		pad, st->bucket_pages, st->bucket_pages * ps / 1024, cols, st->highest_pfn);
+		pad, si->bucket_pages, si->bucket_pages * ps / 1024, cols, si->highest_pfn);
 	/* legend */
-	for (k = 0; k <= HIB_CLASS_COUNT; k++) {
+	nclass = class_count();
+	for (k = 0; k <= nclass; k++) {
 		unsigned int x = pad + (unsigned int)k * 95;
 
 		fprintf(f, "<rect x=\"%u\" y=\"46\" width=\"10\" height=\"10\" fill=\"%s\" stroke=\"#888\"/>"
 			"<text x=\"%u\" y=\"55\">%s</text>\n", x,
-			k < HIB_CLASS_COUNT ? class_colour[k] : "#e6e6e6", x + 13,
-			k < HIB_CLASS_COUNT ? hib_class_name((enum hib_class)k) : "not saved");
+			k < nclass ? class_colour(k) : "#e6e6e6", x + 13,
+			k < nclass ? hib_class_name((enum hib_class)k) : "not saved");
 	}
-	for (i = 0; i < st->nbuckets; i++) {
-		const struct hib_stats_bucket *b = &st->buckets[i];
+	for (i = 0; i < si->nbuckets; i++) {
+		uint64_t first = i * si->bucket_pages;
 		unsigned int x = pad + (unsigned int)(i % cols) * cell;
 		unsigned int y = grid_top + (unsigned int)(i / cols) * cell;
 		double acc = 0, h = cell - 2;
 
-		fprintf(f, "<g><title>PFN %" PRIu64 "-%" PRIu64, b->first_pfn,
-			b->first_pfn + st->bucket_pages - 1);
-		for (k = 0; k < HIB_CLASS_COUNT; k++)
-			fprintf(f, "&#10;%s: %" PRIu64, hib_class_name((enum hib_class)k), b->pages[k]);
+		fprintf(f, "<g><title>PFN %" PRIu64 "-%" PRIu64, first,
+			first + si->bucket_pages - 1);
+		FOR_CLASS(k, n)
+			fprintf(f, "&#10;%s: %" PRIu64, n,
+				hib_stats_bucket_pages(st, i, (enum hib_class)k));
 		fprintf(f, "</title><rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" "
 			"fill=\"#e6e6e6\" stroke=\"#bbb\" stroke-width=\"0.5\"/>\n",
 			x, y, cell - 2, cell - 2);
-		for (k = 0; k < HIB_CLASS_COUNT; k++) {
-			double part = h * (double)b->pages[k] / (double)st->bucket_pages;
+		FOR_CLASS(k, n) {
+			uint64_t pages = hib_stats_bucket_pages(st, i, (enum hib_class)k);
+			double part = h * (double)pages / (double)si->bucket_pages;
 
-			if (b->pages[k] == 0)
+			if (pages == 0)
 				continue;
 			fprintf(f, "<rect x=\"%u\" y=\"%.2f\" width=\"%u\" height=\"%.2f\" fill=\"%s\"/>\n",
-				x, y + h - acc - part, cell - 2, part, class_colour[k]);
+				x, y + h - acc - part, cell - 2, part, class_colour(k));
 			acc += part;
 		}
 		fprintf(f, "</g>\n");
 	}
 
 	/* chunk ratios, averaged into at most bar_w_total bars */
-	nbars = st->nchunks < bar_w_total ? st->nchunks : bar_w_total;
-	for (i = 0; i < st->nchunks; i++) {
-		const struct hib_stats_chunk *c = &st->chunks[i];
-		uint32_t l = c->image_cmp_len ? c->image_cmp_len : c->cmp_len[HIB_CODEC_LZO];
+	nbars = si->nchunks < bar_w_total ? si->nchunks : bar_w_total;
+	for (i = 0; i < si->nchunks; i++) {
+		const struct hib_stats_chunk *c = hib_stats_chunk(st, i);
+		uint32_t l = c->image_cmp_len ? c->image_cmp_len :
+			     hib_stats_chunk_cmp_len(st, i, HIB_CODEC_LZO);
 		double rr = l ? (double)c->pages * ps / l : 0;
 
 		if (rr > maxr)
@@ -353,12 +398,12 @@ static int write_svg(struct hib_output *out, struct hib_image *img, const struct
 		maxr = 40;
 	fprintf(f, "<text x=\"%u\" y=\"%u\" font-size=\"13\" font-weight=\"bold\">Compression ratio per 32-page chunk "
 		"(%s; stream order, PFN-list pages first)</text>\n", pad, chart_top - 30,
-		st->image_cmp_bytes ? "the image's own chunks" : "LZO, as the kernel would");
+		si->image_cmp_bytes ? "the image's own chunks" : "LZO, as the kernel would");
 	fprintf(f, "<text x=\"%u\" y=\"%u\">overall: image %.2f, LZO %.2f, LZ4 %.2f, zstd-1 %.2f, zstd-3 %.2f (bars above %.0f clipped)</text>\n",
 		pad, chart_top - 14,
-		st->image_cmp_bytes ? (double)st->unc_bytes / (double)st->image_cmp_bytes : 0,
-		ratio(st->unc_bytes, st->cmp_bytes[0]), ratio(st->unc_bytes, st->cmp_bytes[1]),
-		ratio(st->unc_bytes, st->cmp_bytes[2]), ratio(st->unc_bytes, st->cmp_bytes[3]), maxr);
+		si->image_cmp_bytes ? (double)si->unc_bytes / (double)si->image_cmp_bytes : 0,
+		codec_ratio(st, HIB_CODEC_LZO), codec_ratio(st, HIB_CODEC_LZ4),
+		codec_ratio(st, HIB_CODEC_ZSTD_FAST), codec_ratio(st, HIB_CODEC_ZSTD), maxr);
 	fprintf(f, "<rect x=\"%u\" y=\"%u\" width=\"%u\" height=\"%u\" fill=\"#fafafa\" stroke=\"#888\"/>\n",
 		pad + 40, chart_top, bar_w_total, chart_h);
 	for (k = 0; k <= 4; k++) {
@@ -370,14 +415,15 @@ static int write_svg(struct hib_output *out, struct hib_image *img, const struct
 			pad + 36, y + 4, v, pad + 40, y, pad + 40 + bar_w_total, y);
 	}
 	for (i = 0; i < nbars; i++) {
-		uint64_t a = i * st->nchunks / nbars, e = (i + 1) * st->nchunks / nbars, j;
+		uint64_t a = i * si->nchunks / nbars, e = (i + 1) * si->nchunks / nbars, j;
 		double unc = 0, cmp = 0, rr, bh, bw = (double)bar_w_total / (double)nbars;
 
 		for (j = a; j < e; j++) {
-			const struct hib_stats_chunk *c = &st->chunks[j];
+			const struct hib_stats_chunk *c = hib_stats_chunk(st, j);
 
 			unc += (double)c->pages * ps;
-			cmp += c->image_cmp_len ? c->image_cmp_len : c->cmp_len[HIB_CODEC_LZO];
+			cmp += c->image_cmp_len ? c->image_cmp_len :
+			       hib_stats_chunk_cmp_len(st, j, HIB_CODEC_LZO);
 		}
 		rr = cmp > 0 ? unc / cmp : 0;
 		bh = chart_h * (rr > maxr ? maxr : rr) / maxr;
@@ -388,7 +434,7 @@ static int write_svg(struct hib_output *out, struct hib_image *img, const struct
 	}
 	fprintf(f, "<text x=\"%u\" y=\"%u\">chunk 0</text><text x=\"%u\" y=\"%u\" text-anchor=\"end\">chunk %" PRIu64 "</text>\n",
 		pad + 40, chart_top + chart_h + 14, pad + 40 + bar_w_total,
-		chart_top + chart_h + 14, st->nchunks ? st->nchunks - 1 : 0);
+		chart_top + chart_h + 14, si->nchunks ? si->nchunks - 1 : 0);
 	fprintf(f, "<text x=\"%u\" y=\"%u\">ratio = uncompressed bytes / compressed bytes (cmp_len); hibimg %s</text>\n",
 		pad, height - 12, PACKAGE_VERSION);
 	fprintf(f, "</svg>\n");
@@ -415,9 +461,9 @@ int cmd_stats(int argc, char **argv)
 		{ "version",       no_argument,       NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct hib_stats_opts so = { 0 };
+	struct hib_stats_opts so = { .size = sizeof(so) };
 	struct out_opts oo = { 0 };
-	struct hib_stats st;
+	struct hib_stats *st = NULL;
 	struct hib_image *img;
 	const char *svg = NULL, *view = "summary";
 	struct hib_output *svgout = NULL;
@@ -486,18 +532,18 @@ int cmd_stats(int argc, char **argv)
 		return rc ? EXIT_IOERR : EXIT_SUCCESS;
 	}
 	if (!strcmp(view, "summary"))
-		rc = view_summary(img, &st, &oo);
+		rc = view_summary(img, st, &oo);
 	else if (!strcmp(view, "classes"))
-		rc = view_classes(&st, hib_image_header(img)->page_size, &oo);
+		rc = view_classes(st, hib_image_header(img)->page_size, &oo);
 	else if (!strcmp(view, "buckets"))
-		rc = view_buckets(&st, &oo);
+		rc = view_buckets(st, &oo);
 	else
-		rc = view_chunks(&st, &oo);
+		rc = view_chunks(st, &oo);
 	if (rc == 0 && svg)
-		write_svg(svgout, img, &st);
+		write_svg(svgout, img, st);
 	if (svg)
 		close_output(img, svgout, rc == 0);
-	hib_stats_free(&st);
+	hib_stats_free(st);
 	hib_image_free(img);
 	return rc ? EXIT_IOERR : EXIT_SUCCESS;
 }

@@ -75,9 +75,10 @@ static void check_entries(uint64_t n)
 	uint64_t *pfns = malloc(n * sizeof(*pfns)), i, E, walked;
 	struct hib_build_opts bo = HIB_INIT(struct hib_build_opts, .to = HIB_COMP_NONE,
 					    .level = HIB_LEVEL_AUTO, .threads = 1);
-	struct hib_sim_opts so = { .threads = 1 };
+	struct hib_sim_opts so = { .size = sizeof(so), .threads = 1 };
+	const struct hib_sim_scenario *sc;
 	struct hib_recompress_result res = HIB_INIT(struct hib_recompress_result);
-	struct hib_sim_result sr;
+	struct hib_sim *sr;
 	struct hib_image *img;
 	size_t k;
 	int found = 0;
@@ -103,16 +104,17 @@ static void check_entries(uint64_t n)
 	ck_assert_int_eq(hib_image_open(img, path), HIB_OK);
 	ck_assert_int_eq(hib_image_load(img), HIB_OK);
 	ck_assert_int_eq(hib_simulate(img, &so, &sr), HIB_OK);
-	for (k = 0; k < sr.n; k++)
-		if (sr.sc[k].matches_image) {
+	for (k = 0; (sc = hib_sim_scenario(sr, k)) != NULL; k++)
+		if (sc->matches_image) {
 			found = 1;
-			ck_assert_msg(sr.sc[k].disk_pages == walked,
+			ck_assert_msg(sc->disk_pages == walked,
 				      "E=%llu: simulate %llu disk pages, chain %llu",
 				      (unsigned long long)E,
-				      (unsigned long long)sr.sc[k].disk_pages,
+				      (unsigned long long)sc->disk_pages,
 				      (unsigned long long)walked);
 		}
 	ck_assert(found);
+	hib_sim_free(sr);
 	hib_image_free(img);
 	unlink(path);
 	rmdir(dir);

@@ -416,7 +416,7 @@ int hib_w_run_pass(struct wctx *w, const char *phase)
 	if (rc)
 		return rc;
 	rc = hib_reader_set_threads(rd, w->o->threads);
-	while (rc == 0 && (rc = hib_reader_next(rd, &pg)) == 1) {
+	while (rc == 0 && (rc = hib_reader_next_page(rd, &pg)) == 1) {
 		rc = 0;
 		if (bit(w->outzero, pg.entry))
 			continue;

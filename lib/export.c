@@ -332,7 +332,7 @@ static int stream_pages(struct ex *x)
 	if (rc)
 		return rc;
 	(void)hib_reader_set_threads(rd, x->o->threads);  /* before the first page: cannot fail */
-	while ((rc = hib_reader_next(rd, &pg)) == 1) {
+	while ((rc = hib_reader_next_page(rd, &pg)) == 1) {
 		bool first = !pg.entry;
 
 		while (r + 1 < img->n_runs && img->runs[r + 1].first_entry <= pg.entry) {

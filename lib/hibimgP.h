@@ -161,6 +161,8 @@ HIB_HIDDEN void hib_abi_out(void *caller, const void *full);
 #define HIB_V1_hib_export_opts        HIB_V1_END(hib_export_opts, output_flags)
 #define HIB_V1_hib_export_result      HIB_V1_END(hib_export_result, kernel_map_loads)
 #define HIB_V1_hib_slot_usage         HIB_V1_END(hib_slot_usage, first_foreign)
+#define HIB_V1_hib_stats_opts         HIB_V1_END(hib_stats_opts, threads)
+#define HIB_V1_hib_sim_opts           HIB_V1_END(hib_sim_opts, zstd_level)
 
 /* header.c */
 HIB_HIDDEN int hib_header_probe(struct hib_image *img);
@@ -240,9 +242,8 @@ HIB_HIDDEN bool hib_pfn_find(const struct hib_image *img, uint64_t pfn, uint64_t
 
 /* reader.c: a struct hib_page inside lib/ is always the library's own, so
  * lib/ reads pages without the caller's size check that the public
- * hib_reader_next() makes (reader.c defines it as (hib_reader_next)). */
+ * hib_reader_next() makes. */
 HIB_HIDDEN int hib_reader_next_page(struct hib_reader *rd, struct hib_page *pg);
-#define hib_reader_next(rd, pg) hib_reader_next_page(rd, pg)
 
 /* Where the stream reader stopped, for a container's own final checks. */
 struct hib_stream_end {

@@ -70,7 +70,7 @@ static int identify(struct hib_image *img, struct hib_identity *id)
 	rc = hib_reader_new(img, &rd);
 	if (rc)
 		return rc;
-	while ((rc = hib_reader_next(rd, &pg)) == 1) {
+	while ((rc = hib_reader_next_page(rd, &pg)) == 1) {
 		const unsigned char *p;
 
 		if (!pg.data)

@@ -53,7 +53,7 @@ int hib_image_read_pfns(struct hib_image *img, const struct hib_pfn_range *r,
 		return rc;
 	}
 	k = 0;
-	while ((rc = hib_reader_next(rd, &pg)) == 1) {
+	while ((rc = hib_reader_next_page(rd, &pg)) == 1) {
 		while (pg.pfn > r[k].last)
 			k++;        /* the last range ends the loop below first */
 		if (pg.pfn < r[k].first)

@@ -231,8 +231,9 @@ int hib_reader_next_page(struct hib_reader *rd, struct hib_page *pg)
 	return 1;
 }
 
-/* Parenthesised: hibimgP.h sends lib/'s own calls to hib_reader_next_page(). */
-int (hib_reader_next)(struct hib_reader *rd, struct hib_page *pg)
+/* The public entry: checks the caller's struct; lib/'s own loops call
+ * hib_reader_next_page() with a full one. */
+int hib_reader_next(struct hib_reader *rd, struct hib_page *pg)
 {
 	struct hib_page full;
 	int rc = HIB_ABI_SIZE(rd->img, hib_page, pg);

@@ -153,7 +153,7 @@ static int plan_zero(struct wctx *w)
 		if (rc)
 			return rc;
 		rc = hib_reader_set_threads(rd, w->o->threads);
-		while (rc == 0 && (rc = hib_reader_next(rd, &pg)) == 1) {
+		while (rc == 0 && (rc = hib_reader_next_page(rd, &pg)) == 1) {
 			rc = 0;
 			if (pg.data && hib_page_zero(pg.data, w->ps))
 				set_bit(w->outzero, pg.entry);

@@ -133,8 +133,9 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 	*out = NULL;
 	memset(&on, 0, sizeof(on));
 	memset(&off, 0, sizeof(off));
-	if (hib_opts_copy(&oc, sizeof(oc), opts))
-		return hib_seterr(img, HIB_ERR_INVAL, "struct hib_sim_opts: .size not set");
+	memset(&oc, 0, sizeof(oc));
+	if (opts && (rc = HIB_ABI_IN(img, hib_sim_opts, &oc, opts)))
+		return rc;
 	if (!img->loaded && (rc = hib_image_load(img)))
 		return rc;
 	if (!img->pfns_loaded && (rc = hib_image_load_pfns(img)))
@@ -172,7 +173,7 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 	if (rc)
 		goto out;
 	Z = 0;
-	while ((rc = hib_reader_next(rd, &pg)) == 1) {
+	while ((rc = hib_reader_next_page(rd, &pg)) == 1) {
 		const unsigned char *p = pg.data ? pg.data : zero;
 		bool z = !pg.data || hib_page_zero(pg.data, ps);
 

@@ -355,8 +355,9 @@ int hib_image_stats(struct hib_image *img, const struct hib_stats_opts *opts,
 
 	*out = NULL;
 	memset(&sink, 0, sizeof(sink));
-	if (hib_opts_copy(&o, sizeof(o), opts))
-		return hib_seterr(img, HIB_ERR_INVAL, "struct hib_stats_opts: .size not set");
+	memset(&o, 0, sizeof(o));
+	if (opts && (rc = HIB_ABI_IN(img, hib_stats_opts, &o, opts)))
+		return rc;
 	if (!img->loaded && (rc = hib_image_load(img)))
 		return rc;
 	if (!img->pfns_loaded && (rc = hib_image_load_pfns(img)))
@@ -405,7 +406,7 @@ int hib_image_stats(struct hib_image *img, const struct hib_stats_opts *opts,
 	(void)hib_reader_set_threads(rd, o.threads);   /* before the first page: cannot fail */
 	dc.ps = ps;
 	hib_reader_set_chunk_cb(rd, on_chunk, &dc);
-	while ((rc = hib_reader_next(rd, &pg)) == 1) {
+	while ((rc = hib_reader_next_page(rd, &pg)) == 1) {
 		enum hib_class k;
 
 		if (pg.kind == HIB_PAGE_ZERO_FLAGGED) {

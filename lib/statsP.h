@@ -34,23 +34,6 @@ enum {
 	HIB_SIM_COMP_COUNT = HIB_SIM_ZSTD + 1
 };
 
-/* Caller-allocated options carry their size first: what the caller's
- * struct has is copied into a zeroed one of ours, so fields it predates
- * keep their defaults. NULL: all defaults. */
-static inline int hib_opts_copy(void *dst, size_t dsz, const void *src)
-{
-	size_t n;
-
-	memset(dst, 0, dsz);
-	if (!src)
-		return HIB_OK;
-	memcpy(&n, src, sizeof(n));
-	if (n < sizeof(n))
-		return HIB_ERR_INVAL;
-	memcpy(dst, src, n < dsz ? n : dsz);
-	return HIB_OK;
-}
-
 struct hib_stats {
 	struct hib_stats_info info;
 	uint64_t pages[HIB_CLASS_COUNT];

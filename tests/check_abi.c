@@ -11,8 +11,6 @@
 #include "config.h"
 #include "testutil.h"
 #include "hibimgP.h"
-/* a caller of the public one, not lib/'s unchecked hib_reader_next_page() */
-#undef hib_reader_next
 
 #include <check.h>
 #include <stdio.h>

@@ -195,12 +195,15 @@ START_TEST(options_carry_their_size)
 	ck_assert_int_eq(hib_simulate(img, &szero, &sim), HIB_ERR_INVAL);
 	ck_assert_ptr_null(sim);
 
-	/* a caller whose struct ends before no_compress: that field is ours
-	 * to default (compress), the ones it has are its */
+	/* below the first layout: refused (abi.c's rule, tests/check_abi.c
+	 * pins what an older caller gets); the caller's size: its fields */
 	shorter.size = offsetof(struct hib_stats_opts, no_compress);
+	ck_assert_int_eq(hib_image_stats(img, &shorter, &st), HIB_ERR_INVAL);
+	ck_assert_ptr_null(st);
+	shorter.size = sizeof(shorter);
 	ck_assert_int_eq(hib_image_stats(img, &shorter, &st), HIB_OK);
 	ck_assert_uint_eq(hib_stats_info(st)->bucket_pages, 100);
-	ck_assert_int_eq(hib_stats_info(st)->compressed, 1);
+	ck_assert_int_eq(hib_stats_info(st)->compressed, 0);
 	hib_stats_free(st);
 	/* NULL: every default */
 	ck_assert_int_eq(hib_image_stats(img, NULL, &st), HIB_OK);
@@ -294,12 +297,11 @@ static void check_codec(struct hib_image *img, const struct hib_stats *st,
 			enum hib_codec_id id, int write_out)
 {
 	const struct hib_stats_codec *cd = hib_stats_codec(st, id);
-	struct hib_recompress_opts ro = {
+	struct hib_recompress_opts ro = HIB_INIT(struct hib_recompress_opts,
 		.to = id == HIB_CODEC_LZ4 ? HIB_COMP_LZ4 : HIB_COMP_LZO,
 		.level = id == HIB_CODEC_LZ4 ? 0 : 1,
-		.zero = HIB_ZERO_KEEP, .dry_run = 1, .threads = 1,
-	};
-	struct hib_recompress_result res;
+		.zero = HIB_ZERO_KEEP, .dry_run = 1, .threads = 1);
+	struct hib_recompress_result res = HIB_INIT(struct hib_recompress_result);
 	char out[300];
 	uint64_t E = 1 + cd->disk_pages;
 
@@ -356,13 +358,14 @@ static int fill(void *arg, uint64_t i, unsigned char *page)
 /* n entries, raw, no zero pages: E = 1 + ceil(n / 512) + n written pages */
 static void check_built(uint64_t n)
 {
-	struct hib_build_opts bo = { .to = HIB_COMP_NONE, .level = HIB_LEVEL_AUTO,
-				     .threads = 1 };
-	struct hib_recompress_opts ro = { .to = HIB_COMP_NONE, .level = HIB_LEVEL_AUTO,
-					  .dry_run = 1, .threads = 1 };
-	struct hib_sim_opts so = { .size = sizeof(so), .threads = 1 };
+	struct hib_build_opts bo = HIB_INIT(struct hib_build_opts, .to = HIB_COMP_NONE,
+					    .level = HIB_LEVEL_AUTO, .threads = 1);
+	struct hib_recompress_opts ro = HIB_INIT(struct hib_recompress_opts,
+						 .to = HIB_COMP_NONE, .level = HIB_LEVEL_AUTO,
+						 .dry_run = 1, .threads = 1);
+	struct hib_sim_opts so = HIB_INIT(struct hib_sim_opts, .threads = 1);
 	const struct hib_sim_scenario *sc;
-	struct hib_recompress_result res;
+	struct hib_recompress_result res = HIB_INIT(struct hib_recompress_result);
 	const struct hib_stats_info *in;
 	uint64_t *pfns = malloc(n * sizeof(*pfns)), i, E, walked;
 	struct hib_image *img;

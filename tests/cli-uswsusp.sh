@@ -121,63 +121,7 @@ done
 run_hib 0 info --no-scan "$U/compressed-checksum.img"
 out_has "CHECKSUM,COMPRESSED,PLATFORM_SUSPEND"
 
-# encrypted (really: Blowfish-CFB, as suspend-utils with a passphrase):
-# described, structure checked, content not claimed
-v=encrypted
-run_hib 0 info --json "$U/$v.img"
-eq "$v usw-encrypted" "$(json_get $TMP/out usw-encrypted)" true
-eq "$v extents" "$(json_get $TMP/out extents)" "$(meta $v extents)"
-eq "$v salt" "$(json_get $TMP/out salt)" a1a2a3a4a5a6a7a8
-eq "$v header-layout" "$(json_get $TMP/out header-layout)" CONFIG_ENCRYPT
-eq "$v no swsusp_info" "$(json_get $TMP/out image-pages)" ""
-check "$v content said to be encrypted" grep -q '"content": "encrypted' "$TMP/out"
-run_hib 4 verify "$U/$v.img"; err_has "without the key"
-run_hib 4 verify --json "$U/$v.img"
-eq "$v status" "$(json_get $TMP/out status)" encrypted
-eq "$v content-verified" "$(json_get $TMP/out content-verified)" false
-run_hib 2 stats "$U/$v.img"; err_has "encrypted"
-
-# an encrypted image's extent map is still checked
-"$PY" - "$U/$v.img" "$(meta $v map_start)" <<'EOF'
-import os, struct, sys
-f = open(sys.argv[1], 'r+b'); o = int(sys.argv[2]); end = os.path.getsize(sys.argv[1])
-f.seek(o); f.write(struct.pack('<qq', end + 4096, end + 8192))
-EOF
-run_hib 1 verify "$U/$v.img"; err_has "extent 0"; err_has "beyond the end of the device"
-
-# damage: exit status and a message naming the element and its place
-run_hib 1 verify "$U/bad-data.img"; err_has "MD5 mismatch"
-run_hib 1 verify --json "$U/bad-data.img"
-eq "bad-data md5-ok" "$(json_get $TMP/out md5-ok)" false
-eq "bad-data status" "$(json_get $TMP/out status)" damaged
-
-run_hib 1 verify "$U/bad-block.img"
-err_has "chunk 1"; err_has "device offset $(hexof "$(meta bad-block block1_offset)")"
-cp "$TMP/err" "$TMP/err1"
-run_hib 1 verify -T 3 "$U/bad-block.img"
-check "bad-block: same first error with 3 threads" cmp -s "$TMP/err" "$TMP/err1"
-
-run_hib 1 verify "$U/bad-md5.img"; err_has "MD5 mismatch"
-err_has "device offset $(hexof $(( $(meta bad-md5 header_offset) + 32 )))"
-
-run_hib 1 verify "$U/bad-loop.img"
-err_has "device offset $(hexof "$(meta bad-loop map_start)") is already used"
-
-run_hib 1 verify "$U/bad-extent.img"
-err_has "device offset $(hexof "$(meta bad-extent map_start)")) extent 2"
-err_has "beyond the end of the device"
-run_hib 1 info "$U/bad-extent.img"
-
-run_hib 1 verify "$U/bad-pages.img"
-err_has "device offset $(hexof "$(meta bad-pages header_offset)")"
-err_has "pages 1125899906842624"
-
-run_hib 2 verify "$U/bad-flags.img"; err_has "unknown flag bits 0x40"
-run_hib 1 verify "$U/bad-header.img"; err_has "header offset"; err_has "beyond the end"
-run_hib 1 verify "$U/bad-truncated.img"; err_has "beyond the end of the device"
-
-# recompress writes the kernel's format only
-run_hib 2 recompress --to lz4 "$U/compressed.img" "$TMP/re.img"; err_has "uswsusp"
-check "recompress wrote nothing" test ! -e "$TMP/re.img"
+# the encrypted variant, the damaged ones and what recompress refuses:
+# tests/files/README (unsupported-usw-*, bad-usw-*), run by cli-cases.sh
 
 finish

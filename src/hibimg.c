@@ -5,6 +5,9 @@
  */
 #include "config.h"
 #include "common.h"
+#include "options.h"
+#include "output.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -24,28 +27,44 @@ static const struct cmd commands[] = {
 	{ "cat",    cmd_cat,    "write saved pages (by PFN or address) or a swap slot" },
 };
 
+static char last_message[512];
+
+/* Every message names the command: "hibimg verify: ...". */
+static void vmessage(const char *fmt, va_list ap)
+{
+	va_list aq;
+
+	va_copy(aq, ap);
+	vsnprintf(last_message, sizeof(last_message), fmt, aq);
+	va_end(aq);
+	progress_end();
+	fflush(stdout);
+	if (cli_command)
+		fprintf(stderr, "hibimg %s: ", cli_command);
+	else
+		fputs("hibimg: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void warnx_(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("hibimg: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void die_(int status, const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("hibimg: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vmessage(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	if (cli_json && !out_json_printed)
+		out_json_error(cli_command, last_message, status);
 	exit(status);
 }
 
@@ -53,6 +72,8 @@ void errtryhelp(const char *cmd)
 {
 	fprintf(stderr, "Try 'hibimg %s%s--help' for more information.\n",
 		cmd ? cmd : "", cmd ? " " : "");
+	if (cli_json && !out_json_printed)
+		out_json_error(cli_command, last_message, EXIT_USAGE);
 	exit(EXIT_USAGE);
 }
 
@@ -77,11 +98,8 @@ struct hib_image *open_image(const char *spec, uint64_t resume_offset)
 	if (resume_offset)
 		(void)hib_image_set_resume_offset(img, resume_offset);
 	rc = hib_image_open(img, spec);
-	if (rc) {
-		warnx_("%s", hib_image_error(img));
-		hib_image_free(img);
-		exit(rc_to_exit(rc));
-	}
+	if (rc)
+		die_(rc_to_exit(rc), "%s", hib_image_error(img));
 	return img;
 }
 
@@ -91,11 +109,8 @@ struct hib_output *open_output(struct hib_image *img, const char *path,
 	struct hib_output *o;
 	int rc = hib_output_open(img, path, flags, 0, &o);
 
-	if (rc) {
-		warnx_("%s", hib_image_error(img));
-		hib_image_free(img);
-		exit(rc_to_exit(rc));
-	}
+	if (rc)
+		die_(rc_to_exit(rc), "%s", hib_image_error(img));
 	return o;
 }
 
@@ -103,11 +118,8 @@ void close_output(struct hib_image *img, struct hib_output *o, int ok)
 {
 	int rc = hib_output_close(o, ok ? HIB_OK : HIB_ERR_INVAL);
 
-	if (ok && rc) {
-		warnx_("%s", hib_image_error(img));
-		hib_image_free(img);
-		exit(rc_to_exit(rc));
-	}
+	if (ok && rc)
+		die_(rc_to_exit(rc), "%s", hib_image_error(img));
 }
 
 void write_output(struct hib_image *img, struct hib_output *o, const void *buf,
@@ -116,10 +128,11 @@ void write_output(struct hib_image *img, struct hib_output *o, const void *buf,
 	int rc = hib_output_pwrite(o, buf, len, off);
 
 	if (rc) {
-		warnx_("%s", hib_image_error(img));
+		char msg[512];
+
+		snprintf(msg, sizeof(msg), "%s", hib_image_error(img));
 		(void)hib_output_close(o, rc);
-		hib_image_free(img);
-		exit(rc_to_exit(rc));
+		die_(rc_to_exit(rc), "%s", msg);
 	}
 }
 
@@ -269,8 +282,10 @@ int main(int argc, char **argv)
 		argc = 3;
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
+		if (!strcmp(argv[1], commands[i].name)) {
+			cli_command = commands[i].name;
 			return commands[i].fn(argc - 1, argv + 1);
+		}
 	warnx_("unknown command '%s'", argv[1]);
 	errtryhelp(NULL);
 }

@@ -17,29 +17,113 @@ static void *xmalloc_fail(void)
 	die_(EXIT_IOERR, "out of memory");
 }
 
+/* What a table was made with: libsmartcols keeps no caller data on a
+ * table, and a process prints only a few. */
+#define MAX_TABLES 8
+#define MAX_COLS   256
+struct tmeta {
+	struct libscols_table *tb;
+	struct out_opts o;
+	size_t ncols;
+	enum out_type type[MAX_COLS];
+	unsigned int flags[MAX_COLS];
+};
+static struct tmeta tables[MAX_TABLES];
+int out_json_printed;
+
+static void json_string(const char *v)
+{
+	putchar('"');
+	for (; *v; v++)
+		if (*v == '"' || *v == '\\')
+			printf("\\%c", *v);
+		else if ((unsigned char)*v < 0x20)
+			printf("\\u%04x", (unsigned char)*v);
+		else
+			putchar(*v);
+	putchar('"');
+}
+
+void out_json_error(const char *cmd, const char *message, int status)
+{
+	fputs("{\n   \"error\": {\n      \"command\": ", stdout);
+	json_string(cmd ? cmd : "");
+	fputs(",\n      \"message\": ", stdout);
+	json_string(message);
+	printf("\n   },\n   \"exit\": %d\n}\n", status);
+	out_json_printed = 1;
+}
+
+static struct tmeta *meta(struct libscols_table *tb)
+{
+	size_t i;
+
+	for (i = 0; i < MAX_TABLES; i++)
+		if (tables[i].tb == tb)
+			return &tables[i];
+	return NULL;
+}
+
+void out_key(char *dst, size_t cap, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name[i] && i + 1 < cap; i++)
+		dst[i] = name[i] == '-' ? '_' :
+			 (name[i] >= 'A' && name[i] <= 'Z') ? (char)(name[i] - 'A' + 'a') :
+			 name[i];
+	if (cap)
+		dst[i] = 0;
+}
+
 struct libscols_table *out_table_new(const struct out_opts *o, const char *name)
 {
 	struct libscols_table *tb = scols_new_table();
+	struct tmeta *m = meta(NULL);
 
-	if (!tb)
+	if (!tb || !m)
 		xmalloc_fail();
+	memset(m, 0, sizeof(*m));
+	m->tb = tb;
+	m->o = *o;
 	scols_table_set_name(tb, name);
 	scols_table_enable_json(tb, o->json);
 	scols_table_enable_raw(tb, o->raw);
+	scols_table_enable_export(tb, o->pairs);
+	scols_table_enable_shellvar(tb, o->pairs);
 	scols_table_enable_noheadings(tb, o->noheadings);
 	return tb;
 }
 
-void out_table_col(struct libscols_table *tb, const char *name, enum out_type t)
+void out_table_col_flags(struct libscols_table *tb, const char *name,
+			 enum out_type t, unsigned int flags)
 {
+	struct tmeta *m = meta(tb);
 	struct libscols_column *cl;
+	char key[64];
 
-	cl = scols_table_new_column(tb, name, 0, t == OUT_NUM ? SCOLS_FL_RIGHT : 0);
+	if (!m || m->ncols == MAX_COLS)
+		xmalloc_fail();
+	/* JSON and pairs name a column by its key; people read the header */
+	if (m->o.json || m->o.pairs)
+		out_key(key, sizeof(key), name);
+	else
+		snprintf(key, sizeof(key), "%s", name);
+	cl = scols_table_new_column(tb, key, 0,
+				    t == OUT_NUM || t == OUT_SIZE ? SCOLS_FL_RIGHT : 0);
 	if (!cl)
 		xmalloc_fail();
-	scols_column_set_json_type(cl, t == OUT_NUM ? SCOLS_JSON_NUMBER :
+	scols_column_set_json_type(cl, t == OUT_NUM || t == OUT_SIZE ? SCOLS_JSON_NUMBER :
 				   t == OUT_BOOL ? SCOLS_JSON_BOOLEAN :
 				   SCOLS_JSON_STRING);
+	m->type[m->ncols] = t;
+	m->flags[m->ncols] = flags;
+	m->ncols++;
+}
+
+void out_table_col(struct libscols_table *tb, const char *name, enum out_type t)
+{
+	out_table_col_flags(tb, name, t, 0);
 }
 
 struct libscols_line *out_table_line(struct libscols_table *tb)
@@ -72,10 +156,139 @@ void out_cell(struct libscols_line *ln, size_t col, const char *fmt, ...)
 		xmalloc_fail();
 }
 
+/* util-linux's size_to_human_string(): binary units, one decimal where
+ * it says something, no "B" */
+static char *human_size(const char *bytes)
+{
+	static const char units[] = "BKMGTPE";
+	unsigned long long v = strtoull(bytes, NULL, 10), frac = 0;
+	int u = 0;
+	char *s;
+
+	while (v >= 1024 && units[u + 1]) {
+		frac = v % 1024;
+		v /= 1024;
+		u++;
+	}
+	frac = (frac * 10 + 512) / 1024;
+	if (frac == 10) {
+		v++;
+		frac = 0;
+	}
+	if (u == 0 ? asprintf(&s, "%llu", v) < 0 :
+	    frac ? asprintf(&s, "%llu.%llu%c", v, frac, units[u]) < 0 :
+		   asprintf(&s, "%llu%c", v, units[u]) < 0)
+		xmalloc_fail();
+	return s;
+}
+
+static int name_is(const char *name, const char *want, size_t len)
+{
+	char a[64], b[64];
+
+	if (len >= sizeof(b))
+		return 0;
+	out_key(a, sizeof(a), name);
+	memcpy(b, want, len);
+	b[len] = 0;
+	out_key(b, sizeof(b), b);
+	return !strcmp(a, b);
+}
+
+static void list_columns(struct libscols_table *tb, const struct tmeta *m)
+{
+	static const char *tn[] = { "string", "number", "boolean", "size" };
+	size_t i;
+
+	for (i = 0; i < m->ncols; i++) {
+		struct libscols_column *cl = scols_table_get_column(tb, i);
+		char key[64];
+
+		out_key(key, sizeof(key), scols_column_get_name(cl));
+		printf("%-20s %-8s%s\n", key, tn[m->type[i]],
+		       m->flags[i] & OUT_COL_EXTRA ? "" : " (default)");
+	}
+}
+
+/* -o LIST: those columns, in that order; by default all but the extra. */
+static void select_columns(struct libscols_table *tb, const struct tmeta *m)
+{
+	struct libscols_column *pre = NULL;
+	const char *p = m->o.columns;
+	size_t i;
+
+	for (i = 0; i < m->ncols; i++) {
+		struct libscols_column *cl = scols_table_get_column(tb, i);
+		int hide = p ? 1 : !!(m->flags[i] & OUT_COL_EXTRA);
+
+		scols_column_set_flags(cl, (scols_column_get_flags(cl) & ~SCOLS_FL_HIDDEN) |
+				       (hide ? SCOLS_FL_HIDDEN : 0));
+	}
+	while (p && *p) {
+		size_t len = strcspn(p, ",");
+		struct libscols_column *cl = NULL;
+
+		for (i = 0; i < m->ncols; i++) {
+			cl = scols_table_get_column(tb, i);
+			if (name_is(scols_column_get_name(cl), p, len))
+				break;
+		}
+		if (i == m->ncols)
+			die_(EXIT_USAGE, "unknown column '%.*s' (--list-columns lists them)",
+			     (int)len, p);
+		scols_column_set_flags(cl, scols_column_get_flags(cl) & ~SCOLS_FL_HIDDEN);
+		scols_table_move_column(tb, pre, cl);
+		pre = cl;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+}
+
+static void humanize(struct libscols_table *tb, const struct tmeta *m)
+{
+	struct libscols_iter *it;
+	struct libscols_line *ln;
+	size_t i;
+
+	if (m->o.json || m->o.raw || m->o.pairs || m->o.bytes)
+		return;
+	it = scols_new_iter(SCOLS_ITER_FORWARD);
+	if (!it)
+		xmalloc_fail();
+	while (scols_table_next_line(tb, it, &ln) == 0)
+		for (i = 0; i < m->ncols; i++) {
+			struct libscols_cell *ce;
+			const char *d;
+
+			if (m->type[i] != OUT_SIZE)
+				continue;
+			ce = scols_line_get_column_cell(ln, scols_table_get_column(tb, i));
+			d = ce ? scols_cell_get_data(ce) : NULL;
+			if (d && *d >= '0' && *d <= '9')
+				scols_cell_refer_data(ce, human_size(d));
+		}
+	scols_free_iter(it);
+}
+
 int out_table_print(struct libscols_table *tb)
 {
-	int rc = scols_print_table(tb);
+	struct tmeta *m = meta(tb);
+	int rc = 0;
 
+	if (m && m->o.list_columns)
+		list_columns(tb, m);
+	else {
+		if (m) {
+			humanize(tb, m);
+			select_columns(tb, m);
+		}
+		rc = scols_print_table(tb);
+		if (m && m->o.json)
+			out_json_printed = 1;
+	}
+	if (m)
+		m->tb = NULL;
 	scols_unref_table(tb);
 	return rc;
 }
@@ -149,32 +362,139 @@ void out_rec_add(struct out_rec *r, const char *key, const char *label,
 	va_end(ap);
 }
 
+/* The fields of a record to print: -o's, in its order, or all. */
+static size_t pick_fields(const struct out_rec *r, const struct out_opts *o,
+			  const struct out_field **pick, size_t cap)
+{
+	const char *p = o->columns;
+	size_t n = 0, k;
+
+	if (!p) {
+		for (k = 0; k < r->n && n < cap; k++)
+			pick[n++] = &r->f[k];
+		return n;
+	}
+	while (*p && n < cap) {
+		size_t len = strcspn(p, ",");
+
+		for (k = 0; k < r->n; k++)
+			if (r->f[k].key && name_is(r->f[k].key, p, len)) {
+				pick[n++] = &r->f[k];
+				break;
+			}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return n;
+}
+
+static void check_fields(struct out_rec **recs, size_t n, const struct out_opts *o)
+{
+	const char *p = o->columns;
+	size_t i, k;
+
+	while (p && *p) {
+		size_t len = strcspn(p, ",");
+		int found = 0;
+
+		for (i = 0; i < n && !found; i++)
+			for (k = 0; k < recs[i]->n && !found; k++)
+				found = recs[i]->f[k].key && name_is(recs[i]->f[k].key, p, len);
+		if (!found)
+			die_(EXIT_USAGE, "unknown field '%.*s' (--list-columns lists them)",
+			     (int)len, p);
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+}
+
+/* Scripts: "key=value" (-r) or KEY="value" (-P) lines with the JSON keys,
+ * as blkid -o export and lsblk -P print them; a blank line between records. */
+static void print_pairs(const struct out_field *f, const struct out_opts *o)
+{
+	char key[64];
+	const char *v;
+
+	out_key(key, sizeof(key), f->key);
+	if (o->raw) {
+		fputs(key, stdout);
+		putchar('=');
+		for (v = f->value; *v; v++)
+			if ((unsigned char)*v < 0x20 || *v == '\\' || *v == 0x7f)
+				printf("\\x%02x", (unsigned char)*v);
+			else
+				putchar(*v);
+		putchar('\n');
+		return;
+	}
+	for (v = key; *v; v++)
+		putchar(*v >= 'a' && *v <= 'z' ? *v - 'a' + 'A' : *v);
+	fputs("=\"", stdout);
+	for (v = f->value; *v; v++) {
+		/* what is special inside a shell's double quotes */
+		if (*v == '"' || *v == '\\' || *v == '$' || *v == '`')
+			putchar('\\');
+		if ((unsigned char)*v < 0x20 || *v == 0x7f)
+			printf("\\x%02x", (unsigned char)*v);
+		else
+			putchar(*v);
+	}
+	fputs("\"\n", stdout);
+}
+
+static const char *field_value(const struct out_field *f, const struct out_opts *o,
+			       char **tofree)
+{
+	*tofree = NULL;
+	if (f->type == OUT_SIZE && !o->bytes && !o->raw && !o->pairs &&
+	    *f->value >= '0' && *f->value <= '9')
+		return *tofree = human_size(f->value);
+	return f->value;
+}
+
 /* People: a titled block of aligned "label  value" lines per record, through
  * a two-column table so alignment and encoding match the JSON path. */
 static int print_human(struct out_rec **recs, size_t n, const struct out_opts *o)
 {
-	size_t i, k;
+	size_t i, k, np;
 
+	check_fields(recs, n, o);
 	for (i = 0; i < n; i++) {
-		struct libscols_table *tb;
-		struct out_opts ho = { .raw = o->raw, .noheadings = 1 };
+		const struct out_field **pick = malloc((recs[i]->n + 1) * sizeof(*pick));
+		struct libscols_table *tb = NULL;
+		struct out_opts ho = { .noheadings = 1 };
 
+		if (!pick)
+			xmalloc_fail();
+		np = pick_fields(recs[i], o, pick, recs[i]->n);
 		if (i)
 			fputc('\n', stdout);
+		if (o->raw || o->pairs) {
+			for (k = 0; k < np; k++)
+				if (pick[k]->key)
+					print_pairs(pick[k], o);
+			free(pick);
+			continue;
+		}
 		tb = out_table_new(&ho, "record");
 		out_table_col(tb, "LABEL", OUT_STR);
 		out_table_col(tb, "VALUE", OUT_STR);
-		for (k = 0; k < recs[i]->n; k++) {
-			struct out_field *f = &recs[i]->f[k];
+		for (k = 0; k < np; k++) {
+			const struct out_field *f = pick[k];
 			struct libscols_line *ln = out_table_line(tb);
+			char *h;
 
 			if (!f->key)
 				out_cell(ln, 0, "%s", f->label);
 			else {
 				out_cell(ln, 0, "  %s", f->label);
-				out_cell(ln, 1, "%s", f->value);
+				out_cell(ln, 1, "%s", field_value(f, o, &h));
+				free(h);
 			}
 		}
+		free(pick);
 		if (out_table_print(tb))
 			return -1;
 	}
@@ -229,8 +549,40 @@ static int print_json(struct out_rec **recs, size_t n, const struct out_opts *o,
 	return out_table_print(tb);
 }
 
+static void list_fields(struct out_rec **recs, size_t n)
+{
+	static const char *tn[] = { "string", "number", "boolean", "size" };
+	size_t i, k, j;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < recs[i]->n; k++) {
+			const struct out_field *f = &recs[i]->f[k];
+			int seen = 0;
+			char key[64];
+
+			if (!f->key)
+				continue;
+			for (j = 0; j < i && !seen; j++) {
+				size_t q;
+
+				for (q = 0; q < recs[j]->n && !seen; q++)
+					seen = recs[j]->f[q].key && !strcmp(recs[j]->f[q].key, f->key);
+			}
+			for (j = 0; j < k && !seen; j++)
+				seen = recs[i]->f[j].key && !strcmp(recs[i]->f[j].key, f->key);
+			if (seen)
+				continue;
+			out_key(key, sizeof(key), f->key);
+			printf("%-24s %-8s %s\n", key, tn[f->type], f->label);
+		}
+}
+
 int out_recs_print(struct out_rec **recs, size_t n, const struct out_opts *o,
 		   const char *name)
 {
+	if (o->list_columns) {
+		list_fields(recs, n);
+		return 0;
+	}
 	return o->json ? print_json(recs, n, o, name) : print_human(recs, n, o);
 }

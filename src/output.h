@@ -13,13 +13,28 @@ struct out_opts {
 	int json;
 	int raw;
 	int noheadings;
+	int pairs;                  /* KEY="value", as lsblk -P */
+	int bytes;                  /* OUT_SIZE cells as exact byte counts */
+	const char *columns;        /* -o: the columns or fields to print, in order */
+	int list_columns;
 };
 
-enum out_type { OUT_STR, OUT_NUM, OUT_BOOL };
+/* OUT_SIZE: a byte count, printed in a human form ("1.5G") in tables and
+ * records for people unless --bytes; always the exact number in JSON, raw
+ * and pairs. */
+enum out_type { OUT_STR, OUT_NUM, OUT_BOOL, OUT_SIZE };
+
+/* The key a JSON document, raw and pairs output use for a field or column
+ * named name: lower case, '_' for '-' ("FIRST-ENTRY" -> "first_entry"). */
+void out_key(char *dst, size_t cap, const char *name);
 
 /* Tables: one row per element. */
 struct libscols_table *out_table_new(const struct out_opts *o, const char *name);
 void out_table_col(struct libscols_table *tb, const char *name, enum out_type t);
+/* A column printed only when -o asks for it. */
+#define OUT_COL_EXTRA 0x1u
+void out_table_col_flags(struct libscols_table *tb, const char *name,
+			 enum out_type t, unsigned int flags);
 struct libscols_line *out_table_line(struct libscols_table *tb);
 void out_cell(struct libscols_line *ln, size_t col, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -37,5 +52,10 @@ void out_rec_add(struct out_rec *r, const char *key, const char *label,
 /* Prints n records; with JSON they form one array named name. */
 int out_recs_print(struct out_rec **recs, size_t n, const struct out_opts *o,
 		   const char *name);
+
+/* Set once a JSON document went to standard output. */
+extern int out_json_printed;
+/* The document an error makes with --json: {"error": {...}, "exit": N}. */
+void out_json_error(const char *cmd, const char *message, int status);
 
 #endif

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include "common.h"
+#include "options.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,27 +16,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void __attribute__((noreturn)) usage(void)
-{
-	printf("Usage:\n hibimg cat [options] <spec> --pfn <n>[-<m>][,...]\n"
-	       " hibimg cat [options] <spec> --phys <addr>[+<len>]\n"
-	       " hibimg cat [options] <spec> --slot <n>\n\n");
-	printf("Write raw bytes of a hibernation image to standard output or a file:\n"
-	       "saved pages by PFN or physical address, or one swap slot (device page).\n\n");
-	printf("Options:\n"
-	       " -p, --pfn <n>[-<m>][,...]  saved pages n to m (inclusive); several\n"
-	       "                              ascending ranges, comma-separated\n"
-	       " -a, --phys <addr>[+<len>]  len bytes of physical memory from addr\n"
-	       "                              (default: to the end of addr's page)\n"
-	       " -s, --slot <n>             the raw device page n of the swap area\n"
-	       " -o, --output <file>        write to <file> instead of standard output\n"
-	       USAGE_FORCE_OPTION
-	       USAGE_DEVICE_OPTION
-	       " -R, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
-	       USAGE_HELP_OPTIONS);
-	printf("\nNumbers may be decimal or 0x-hex. See hibimg-cat(1).\n");
-	exit(EXIT_SUCCESS);
-}
+static const struct cli_opt cat_opts[] = {
+	{ "pfn",  required_argument, 'p', "<n>[-<m>][,...]",
+	  "saved pages n to m (inclusive); several\nascending ranges, comma-separated" },
+	{ "phys", required_argument, 'a', "<addr>[+<len>]",
+	  "len bytes of physical memory from addr\n(default: to the end of addr's page)" },
+	{ "slot", required_argument, 's', "<n>", "the raw device page n of the swap area" },
+	{ NULL, 0, 0, NULL, NULL }
+};
 
 /* Written in order: standard output or a file that appears whole or not
  * at all (a refused range or a damaged stream leaves nothing). */
@@ -118,42 +106,37 @@ static struct hib_pfn_range *parse_pfns(const char *arg, size_t *n)
 
 int cmd_cat(int argc, char **argv)
 {
-	enum { OPT_DEVICE = 256 };
-	static const struct option longopts[] = {
-		{ "pfn",           required_argument, NULL, 'p' },
-		{ "phys",          required_argument, NULL, 'a' },
-		{ "slot",          required_argument, NULL, 's' },
-		{ "output",        required_argument, NULL, 'o' },
-		{ "force",         no_argument,       NULL, 'f' },
-		{ "device",        no_argument,       NULL, OPT_DEVICE },
-		{ "resume-offset", required_argument, NULL, 'R' },
-		{ "help",          no_argument,       NULL, 'h' },
-		{ "version",       no_argument,       NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
+	struct cli cl = {
+		.cmd = "cat",
+		.synopsis = "[options] <spec> --pfn <n>[-<m>][,...]\n"
+			    " hibimg cat [options] <spec> --phys <addr>[+<len>]\n"
+			    " hibimg cat [options] <spec> --slot <n>",
+		.about = "Write raw bytes of a hibernation image to standard output or a file:\n"
+			 "saved pages by PFN or physical address, or one swap slot (device page).",
+		.epilog = "Numbers may be decimal or 0x-hex.\n",
+		.common = CO_RESUME | CO_OUTFILE | CO_FORCE | CO_DEVICE,
+		.own = cat_opts,
 	};
-	const char *pfn_arg = NULL, *phys_arg = NULL, *slot_arg = NULL, *outfile = "-";
+	const char *pfn_arg = NULL, *phys_arg = NULL, *slot_arg = NULL, *outfile;
 	unsigned int oflags = HIB_OUTPUT_STREAM | HIB_OUTPUT_DEVICE_OK;
 	struct sink s = { 0 };
 	struct hib_image *img;
 	struct hib_pfn_range one, *ranges = NULL;
 	size_t nranges = 0;
-	uint64_t offset = 0;
 	int c, rc, nsel;
 
-	while ((c = getopt_long(argc, argv, "p:a:s:o:fR:hV", longopts, NULL)) != -1) {
+	while ((c = cli_getopt(&cl, argc, argv)) != -1) {
 		switch (c) {
 		case 'p': pfn_arg = optarg; break;
 		case 'a': phys_arg = optarg; break;
 		case 's': slot_arg = optarg; break;
-		case 'o': outfile = optarg; break;
-		case 'f': oflags |= HIB_OUTPUT_FORCE; break;
-		case OPT_DEVICE: oflags |= HIB_OUTPUT_DEVICE; break;
-		case 'R': offset = parse_u64(optarg, "resume offset"); break;
-		case 'h': usage();
-		case 'V': print_version();
-		default: errtryhelp("cat");
 		}
 	}
+	outfile = cl.outfile ? cl.outfile : "-";
+	if (cl.force)
+		oflags |= HIB_OUTPUT_FORCE;
+	if (cl.device)
+		oflags |= HIB_OUTPUT_DEVICE;
 	nsel = !!pfn_arg + !!phys_arg + !!slot_arg;
 	if (nsel != 1) {
 		warnx_(nsel ? "--pfn, --phys and --slot exclude each other" :
@@ -164,7 +147,7 @@ int cmd_cat(int argc, char **argv)
 		warnx_(argc - optind ? "too many arguments" : "missing argument: need <spec>");
 		errtryhelp("cat");
 	}
-	img = open_image(argv[optind], offset);
+	img = open_image(argv[optind], cl.resume_offset);
 	s.img = img;
 	s.ps = hib_image_header(img)->page_size;
 	if (!s.ps)

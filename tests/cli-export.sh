@@ -28,7 +28,7 @@ for name in $(fixtures0); do
 	nruns=$(wc -l <"$TMP/runs")
 	# every run in one cat: one pass of the stream, not one per run
 	run_hib 0 cat "$img" --pfn "$(awk '{print $1 "-" $2}' "$TMP/runs" | paste -sd, -)" \
-		-o "$TMP/cat.bin"
+		-O "$TMP/cat.bin"
 	$PY pages-cat $PS "$TMP/cat.bin" "$TMP/runs" >"$TMP/want" ||
 		fail "$name: cat output does not cover the runs"
 	check "$name: cat gave every saved page" \
@@ -83,17 +83,17 @@ for name in $(fixtures0); do
 	# --phys across a page boundary equals the same bytes of --pfn
 	read -r a b <"$TMP/runs"
 	if [ "$b" -gt "$a" ]; then
-		run_hib 0 cat -f "$img" --pfn "$a-$((a + 1))" -o "$TMP/two"
-		run_hib 0 cat -f "$img" --phys "$((a * PS + 4000))+200" -o "$TMP/phys"
+		run_hib 0 cat -f "$img" --pfn "$a-$((a + 1))" -O "$TMP/two"
+		run_hib 0 cat -f "$img" --phys "$((a * PS + 4000))+200" -O "$TMP/phys"
 		dd if="$TMP/two" of="$TMP/slice" bs=1 skip=4000 count=200 status=none
 		check "$name: --phys crossing pages" cmp -s "$TMP/phys" "$TMP/slice"
 	fi
-	run_hib 0 cat -f "$img" --phys "$((a * PS + 100))" -o "$TMP/phys"
+	run_hib 0 cat -f "$img" --phys "$((a * PS + 100))" -O "$TMP/phys"
 	check "$name: --phys without length ends at the page end" \
 		test "$(stat -c %s "$TMP/phys")" = $((PS - 100))
 
 	# PFNs the kernel did not save: refused, the first named, nothing written
-	run_hib 2 cat "$img" --pfn "$((hi + 1))" -o "$TMP/none"
+	run_hib 2 cat "$img" --pfn "$((hi + 1))" -O "$TMP/none"
 	err_has "$(printf 'PFN 0x%x is not saved' $((hi + 1)))"
 	check "$name: refused cat creates no file" test ! -e "$TMP/none"
 	run_hib 2 cat "$img" --pfn "$a-$hi"
@@ -107,10 +107,10 @@ for name in $(fixtures0); do
 	$PY slots $PS "$img" >"$TMP/slots"
 	run_hib 0 info --json "$img"
 	check "$name: info counts the slots outside the image holding data" \
-		test "$(json_get "$TMP/out" foreign-slots)" = "$(sed -n 's/^foreign=//p' "$TMP/slots")"
+		test "$(json_get "$TMP/out" foreign_slots)" = "$(sed -n 's/^foreign=//p' "$TMP/slots")"
 	first=$(sed -n 's/^first=//p' "$TMP/slots")
 	if [ -n "$first" ]; then
-		run_hib 0 cat -f "$img" --slot "$first" -o "$TMP/slot"
+		run_hib 0 cat -f "$img" --slot "$first" -O "$TMP/slot"
 		dd if="$img" of="$TMP/slot.want" bs=$PS skip="$first" count=1 status=none
 		check "$name: --slot gives the device page" cmp -s "$TMP/slot" "$TMP/slot.want"
 	fi
@@ -123,7 +123,7 @@ for name in $(fixtures0); do
 	ln -f "$img" "$img.hardlink.$$"
 	run_hib 2 export -F elf "$img" "$img.hardlink.$$"; err_has "input itself"
 	rm -f "$img.hardlink.$$"
-	run_hib 2 cat "$img" --pfn "$a" -o "$TMP/link.img"; err_has "input itself"
+	run_hib 2 cat "$img" --pfn "$a" -O "$TMP/link.img"; err_has "input itself"
 
 	rm -f "$TMP/$name".* "$TMP/cat.bin"
 	check "$name: input unchanged" test "$before" = "$(sha256sum <"$img")"
@@ -160,7 +160,7 @@ check "xnum: raw of 512 MiB takes almost no disk" \
 	test "$(( $(stat -c %b "$TMP/xnum.raw") * $(stat -c %B "$TMP/xnum.raw") ))" -le 1048576
 run_hib 0 info --json "$TMP/xnum.img"
 check "xnum: two slots outside the image hold data" \
-	test "$(json_get "$TMP/out" foreign-slots)" = "$($PY slots $PS "$TMP/xnum.img" | sed -n 's/^foreign=//p')"
+	test "$(json_get "$TMP/out" foreign_slots)" = "$($PY slots $PS "$TMP/xnum.img" | sed -n 's/^foreign=//p')"
 
 # usage
 run_hib 2 export "$TMP/xnum.img" "$TMP/x";               err_has "--format is required"
@@ -170,7 +170,7 @@ run_hib 2 cat "$TMP/xnum.img";                           err_has "one of --pfn"
 run_hib 2 cat "$TMP/xnum.img" --pfn 1 --slot 1;          err_has "exclude each other"
 run_hib 2 cat "$TMP/xnum.img" --pfn 4-2;                 err_has "below the start"
 run_hib 2 cat "$TMP/xnum.img" --pfn 4,2;                 err_has "ascend"
-run_hib 2 cat "$TMP/xnum.img" --slot 99999 -o "$TMP/x";  err_has "beyond the end"
+run_hib 2 cat "$TMP/xnum.img" --slot 99999 -O "$TMP/x";  err_has "beyond the end"
 
 # the thread count changes nothing in an export, byte for byte
 first=$(fixtures0 | head -1)

@@ -16,22 +16,22 @@ for name in $(fixtures); do
 	v=$TMP/verify.json; cp "$TMP/out" "$v"
 	check "$name: status intact" test "$(json_get "$v" status)" = intact
 	check "$name: stream pages = kernel's saving pages" \
-		test "$(json_get "$v" stream-pages)" = "$(sidecar "$name" saving_pages)"
+		test "$(json_get "$v" stream_pages)" = "$(sidecar "$name" saving_pages)"
 	check "$name: image pages = kernel's pages copied" \
-		test "$(json_get "$v" image-pages)" = "$(sidecar "$name" pages_copied)"
+		test "$(json_get "$v" image_pages)" = "$(sidecar "$name" pages_copied)"
 	check "$name: PFN entries = kernel's need to copy" \
-		test "$(json_get "$v" pfn-entries)" = "$(sidecar "$name" need_to_copy)"
+		test "$(json_get "$v" pfn_entries)" = "$(sidecar "$name" need_to_copy)"
 	check "$name: Wrote kbytes" \
-		test "$(json_get "$v" wrote-kbytes)" = "$(sidecar "$name" wrote_kbytes)"
+		test "$(json_get "$v" wrote_kbytes)" = "$(sidecar "$name" wrote_kbytes)"
 	zp=$(sidecar "$name" zero_pages)
-	check "$name: zero pages" test "$(json_get "$v" zero-pages)" = "${zp:-0}"
+	check "$name: zero pages" test "$(json_get "$v" zero_pages)" = "${zp:-0}"
 	sac=$(sidecar "$name" size_after_compression_kbytes)
 	if [ -n "$sac" ]; then
 		check "$name: size after compression" \
-			test "$(json_get "$v" compressed-kbytes)" = "$sac"
+			test "$(json_get "$v" compressed_kbytes)" = "$sac"
 	fi
 	if [ "$(sidecar "$name" compression)" != none ]; then
-		check "$name: CRC matches" test "$(json_get "$v" crc32-ok)" = true
+		check "$name: CRC matches" test "$(json_get "$v" crc32_ok)" = true
 	fi
 
 	run_hib 0 info $R --json "$img"
@@ -41,7 +41,7 @@ for name in $(fixtures); do
 		test "$(json_get "$i" compression)" = "$(sidecar "$name" compression)"
 	check "$name: release from memory" \
 		test "$(json_get "$i" release)" = "$(sidecar "$name" kernel_release)"
-	check "$name: orig sig" test "$(json_get "$i" orig-sig)" = SWAPSPACE2
+	check "$name: orig sig" test "$(json_get "$i" orig_sig)" = SWAPSPACE2
 
 	run_hib 0 info $R "$img";            out_has "Hibernation header"
 	run_hib 0 verify $R "$img";          out_has "intact"
@@ -78,16 +78,16 @@ for name in $(spent_fixtures); do
 	run_hib 0 info --json --no-scan "$img"
 	check "$name: info says spent" test "$(json_get "$TMP/out" kind)" = spent
 	check "$name: info reads the remains" \
-		test "$(json_get "$TMP/out" pfn-entries)" = "$(sidecar "$name" need_to_copy)"
+		test "$(json_get "$TMP/out" pfn_entries)" = "$(sidecar "$name" need_to_copy)"
 	run_hib 0 verify --spent --json "$img"
 	v=$TMP/spent.json; cp "$TMP/out" "$v"
 	check "$name: remains intact" test "$(json_get "$v" status)" = intact
 	check "$name: spent flagged" test "$(json_get "$v" spent)" = true
 	check "$name: same stream as $src" \
-		test "$(json_get "$v" stream-pages)" = "$(sidecar "$src" saving_pages)"
+		test "$(json_get "$v" stream_pages)" = "$(sidecar "$src" saving_pages)"
 	check "$name: same zero pages as $src" \
-		test "$(json_get "$v" zero-pages)" = "$(sidecar "$src" zero_pages)"
-	check "$name: CRC still holds" test "$(json_get "$v" crc32-ok)" = true
+		test "$(json_get "$v" zero_pages)" = "$(sidecar "$src" zero_pages)"
+	check "$name: CRC still holds" test "$(json_get "$v" crc32_ok)" = true
 done
 
 finish

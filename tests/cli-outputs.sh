@@ -38,7 +38,7 @@ args() {
 	case $1 in
 	svg)        echo "stats --no-compress --svg $3 $2" ;;
 	page)       echo "dump $2 page $PFN -o $3" ;;
-	cat)        echo "cat $2 --pfn $PFN -o $3" ;;
+	cat)        echo "cat $2 --pfn $PFN -O $3" ;;
 	raw|lime|elf) echo "export -F $1 $2 $3" ;;
 	recompress) echo "recompress --to lz4 $2 $3" ;;
 	esac
@@ -245,7 +245,7 @@ long_args() {
 	raw)        echo "export -F raw -T 1 $TMP/big.img $2" ;;
 	elf)        echo "export -F elf -T 1 $TMP/big.img $2" ;;
 	svg)        echo "stats -T 1 --svg $2 $TMP/big.img" ;;
-	cat)        echo "cat $TMP/big.img --pfn $BIGPFNS -o $2" ;;
+	cat)        echo "cat $TMP/big.img --pfn $BIGPFNS -O $2" ;;
 	esac
 }
 # kill_row CMD SIGNAL DELAY [env...]: start, wait DELAY, signal, check.

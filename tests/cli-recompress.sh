@@ -14,7 +14,7 @@ for name in $(fixtures); do
 		run_hib 0 verify $R --json "$TMP/out.img"
 		check "$name -> $to: compression" test "$(json_get "$TMP/out" compression)" = $to
 		check "$name -> $to: same PFN count" \
-			test "$(json_get "$TMP/out" pfn-entries)" = "$(sidecar "$name" need_to_copy)"
+			test "$(json_get "$TMP/out" pfn_entries)" = "$(sidecar "$name" need_to_copy)"
 		check "$name -> $to: no temporary left" \
 			test -z "$(ls "$TMP" | grep hibimg- || true)"
 	done
@@ -25,7 +25,7 @@ for name in $(fixtures); do
 	rm -f "$TMP/t1.img" "$TMP/t3.img"
 	run_hib 0 recompress $R --to lz4 --dry-run --json "$img"
 	check "$name: dry run writes nothing" test ! -e "$TMP/dry.img"
-	check "$name: dry run reports slots" test -n "$(json_get "$TMP/out" slots-after)"
+	check "$name: dry run reports slots" test -n "$(json_get "$TMP/out" slots_after)"
 
 	run_hib 2 recompress $R --to lz4 "$img" "$img";          err_has "input itself"
 	ln -sf "$img" "$TMP/link.img"
@@ -61,7 +61,7 @@ for name in $(fixtures0); do
 	OS=$(slotwalk outside "$img")
 	[ "$(kv "$OS" nonzero_outside)" -gt 0 ] || continue
 	run_hib 0 recompress --to none --unsafe-extra-slots --dry-run --json "$img"
-	[ "$(json_get "$TMP/out" slots-extra)" -gt 0 ] || continue
+	[ "$(json_get "$TMP/out" slots_extra)" -gt 0 ] || continue
 	swapped="$swapped $name"
 	run_hib 0 recompress --to none --unsafe-extra-slots --json "$img" "$TMP/raw.img"
 	cp "$TMP/out" "$TMP/raw.json"
@@ -69,11 +69,11 @@ for name in $(fixtures0); do
 	CMPR=$(slotwalk compare "$img" "$TMP/raw.img")
 	check "$name ($OS): --unsafe-extra-slots overwrote no slot holding data ($CMPR)" \
 		test "$(kv "$CMPR" out_extra_was_nonzero)" = 0
-	check "$name: slots-extra-data = 0" test "$(json_get "$TMP/raw.json" slots-extra-data)" = 0
+	check "$name: slots-extra-data = 0" test "$(json_get "$TMP/raw.json" slots_extra_data)" = 0
 	check "$name: slots-extra = the disk's extra slots ($CMPR)" \
-		test "$(json_get "$TMP/raw.json" slots-extra)" = "$(kv "$CMPR" out_extra)"
+		test "$(json_get "$TMP/raw.json" slots_extra)" = "$(kv "$CMPR" out_extra)"
 	check "$name: slots-extra-zero = slots-extra" \
-		test "$(json_get "$TMP/raw.json" slots-extra-zero)" = "$(kv "$CMPR" out_extra)"
+		test "$(json_get "$TMP/raw.json" slots_extra_zero)" = "$(kv "$CMPR" out_extra)"
 	check "$name: nothing outside the old image changed but the extra slots ($CMPR)" \
 		test "$(kv "$CMPR" outside_changed)" -le "$(kv "$CMPR" out_extra)"
 	run_hib 0 verify "$TMP/raw.img"
@@ -98,11 +98,11 @@ for keep in 0 100; do
 	err_has "held data, probably pages the hibernated system had swapped out: overwritten"
 	CMPR=$(slotwalk compare "$TMP/filled.img" "$TMP/raw.img")
 	check "$name filled ($F): slots-extra-data = python's overwritten data slots ($CMPR)" \
-		test "$(json_get "$TMP/out" slots-extra-data)" = "$(kv "$CMPR" out_extra_was_nonzero)"
+		test "$(json_get "$TMP/out" slots_extra_data)" = "$(kv "$CMPR" out_extra_was_nonzero)"
 	check "$name filled ($F): the $keep zero slots are taken first ($CMPR)" \
 		test "$(( $(kv "$CMPR" out_extra) - $(kv "$CMPR" out_extra_was_nonzero) ))" = $keep
 	check "$name filled: slots-extra-zero = $keep" \
-		test "$(json_get "$TMP/out" slots-extra-zero)" = $keep
+		test "$(json_get "$TMP/out" slots_extra_zero)" = $keep
 	run_hib 0 verify "$TMP/raw.img"
 	rm -f "$TMP/raw.img" "$TMP/filled.img"
 done

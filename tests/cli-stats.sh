@@ -115,29 +115,29 @@ for name in $(fixtures0); do
 	if [ -n "$zp" ]; then
 		n6=$((n6 + 1))
 		check "$name: zero-flagged = kernel's zero pages ($zp)" \
-			test "$(json_get "$s" zero-flagged-pages)" = "$zp"
+			test "$(json_get "$s" zero_flagged_pages)" = "$zp"
 		check "$name: no zero data pages in a 6.6+ image" \
-			test "$(json_get "$s" zero-data-pages)" = 0
+			test "$(json_get "$s" zero_data_pages)" = 0
 	else
 		check "$name: zero data pages = python's count ($r_zero)" \
-			test "$(json_get "$s" zero-data-pages)" = "$r_zero"
+			test "$(json_get "$s" zero_data_pages)" = "$r_zero"
 		check "$name: nothing zero-flagged before 6.6" \
-			test "$(json_get "$s" zero-flagged-pages)" = 0
+			test "$(json_get "$s" zero_flagged_pages)" = 0
 	fi
 	check "$name: zero-flagged = python's count of flag bits ($r_flagged)" \
-		test "$(json_get "$s" zero-flagged-pages)" = "$r_flagged"
+		test "$(json_get "$s" zero_flagged_pages)" = "$r_flagged"
 	check "$name: same-filled = python's ($r_same)" \
-		test "$(json_get "$s" same-filled-pages)" = "$r_same"
+		test "$(json_get "$s" same_filled_pages)" = "$r_same"
 	check "$name: duplicates = python's byte-exact count ($r_dup)" \
-		test "$(json_get "$s" duplicate-pages)" = "$r_dup"
+		test "$(json_get "$s" duplicate_pages)" = "$r_dup"
 	total=0
-	for k in zero-flagged zero-data same-filled duplicate other; do
-		total=$((total + $(json_get "$s" $k-pages)))
+	for k in zero_flagged zero_data same_filled duplicate other; do
+		total=$((total + $(json_get "$s" ${k}_pages)))
 	done
 	check "$name: classes add up to the kernel's need to copy" \
 		test "$total" = "$(sidecar "$name" need_to_copy)"
 	check "$name: highest PFN = python's ($r_high)" \
-		test "$(json_get "$s" highest-pfn)" = "$r_high"
+		test "$(json_get "$s" highest_pfn)" = "$r_high"
 
 	run_hib 0 stats --json "$img" buckets
 	check "$name: buckets hold every saved PFN" \
@@ -154,10 +154,10 @@ for name in $(fixtures0); do
 		test "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["chunks"]))' "$ch")" \
 		= $(( ($(sidecar "$name" saving_pages) + 31) / 32 ))
 	if [ "$comp" != none ]; then
-		cb=$(json_get "$v" compressed-bytes)
+		cb=$(json_get "$v" compressed_bytes)
 		check "$name: per-chunk image sizes add up to verify's compressed bytes" \
 			test "$(jsum "$ch" image)" = "$cb"
-		mine=$(json_get "$s" "$comp-bytes")
+		mine=$(json_get "$s" "${comp}_bytes")
 		echo "# $name: stats $comp over the rebuilt stream $mine, image $cb ($(diffpct "$mine" "$cb"))"
 		check "$name: rebuilt stream compresses like the image (2%)" within "$mine" "$cb" 2
 	fi
@@ -181,11 +181,11 @@ sys.exit(0 if len(cells) == int(sys.argv[2]) else 1)' "$TMP/$name.svg" "$(json_g
 	check "$name: simulated stream pages = kernel's saving pages" \
 		test "$(jrow "$j" match=true stream)" = "$(sidecar "$name" saving_pages)"
 	check "$name: simulated Wrote kbytes = kernel's" \
-		test "$(jrow "$j" match=true wrote-kb)" = "$(sidecar "$name" wrote_kbytes)"
+		test "$(jrow "$j" match=true wrote_kb)" = "$(sidecar "$name" wrote_kbytes)"
 	check "$name: zero check off copies every PFN" \
 		test "$(jrow "$j" zerocheck=false,comp=$comp copied)" = "$(sidecar "$name" need_to_copy)"
 	if [ "$comp" != none ]; then
-		sim=$(jrow "$j" match=true cmp-bytes)
+		sim=$(jrow "$j" match=true cmp_bytes)
 		echo "# $name: simulate $comp $sim bytes, image chunks $cb ($(diffpct "$sim" "$cb"))"
 		check "$name: simulated compressed size within 2% of the image's" within "$sim" "$cb" 2
 		sac=$(sidecar "$name" size_after_compression_kbytes)
@@ -212,15 +212,15 @@ check "seed mix: zero pages as mkimage made them ($zf)" test "$(jrow "$j" match=
 # 6275216 kbytes -> with the zero check N(1-z)/436.03, without N/1584.65
 want=$(python3 -c 'print(1584.65 * (4940240 / 6275216) / 436.03)')
 got=$(python3 -c 'import sys; print(float(sys.argv[1]) / float(sys.argv[2]))' \
-	"$(jrow "$j" zerocheck=true,comp=lzo critical-s)" "$(jrow "$j" zerocheck=false,comp=lzo critical-s)")
+	"$(jrow "$j" zerocheck=true,comp=lzo critical_s)" "$(jrow "$j" zerocheck=false,comp=lzo critical_s)")
 echo "# seed mix: critical section shorter by x$got without the zero check (seed: x$want)"
 check "seed mix: critical section ~3x shorter (x$got vs x$want)" within "$got" "$want" 1
-on=$(jrow "$j" zerocheck=true,comp=lzo cmp-bytes)
-off=$(jrow "$j" zerocheck=false,comp=lzo cmp-bytes)
+on=$(jrow "$j" zerocheck=true,comp=lzo cmp_bytes)
+off=$(jrow "$j" zerocheck=false,comp=lzo cmp_bytes)
 echo "# seed mix: lzo compressed $on -> $off bytes ($(diffpct "$off" "$on")); seed: 2606402 -> 2616624 kB (+0.39%)"
 check "seed mix: compressed size almost unchanged (1%)" within "$off" "$on" 1
 check "seed mix: uncompressed stream grows by exactly the zero pages" \
-	test $(( $(jrow "$j" zerocheck=false,comp=lzo wrote-kb) - $(jrow "$j" zerocheck=true,comp=lzo wrote-kb) )) = $((zf * 4))
+	test $(( $(jrow "$j" zerocheck=false,comp=lzo wrote_kb) - $(jrow "$j" zerocheck=true,comp=lzo wrote_kb) )) = $((zf * 4))
 check "seed mix: zero check off copies all 3000 pages" \
 	test "$(jrow "$j" zerocheck=false,comp=none copied)" = 3000
 check "seed mix: zstd labelled as not the kernel's" \
@@ -235,11 +235,11 @@ check "stored zero pages: the matching scenario has the check off" \
 	test "$(jrow "$TMP/out" match=true zerocheck)" = false
 check "stored zero pages: every page copied" test "$(jrow "$TMP/out" match=true copied)" = 3000
 run_hib 0 stats --json "$TMP/seed-store.img"
-check "stored zero pages: counted as zero data ($zf)" test "$(json_get "$TMP/out" zero-data-pages)" = "$zf"
+check "stored zero pages: counted as zero data ($zf)" test "$(json_get "$TMP/out" zero_data_pages)" = "$zf"
 
 run_hib 0 simulate --json --calibrate "$TMP/seed.img"
 check "--calibrate measures a copy_page rate" \
-	python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["simulate"]; sys.exit(0 if r[1]["copy-rate"] > 0 and r[1]["copy-rate"] != 1584.65 else 1)' "$TMP/out"
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["simulate"]; sys.exit(0 if r[1]["copy_rate"] > 0 and r[1]["copy_rate"] != 1584.65 else 1)' "$TMP/out"
 
 # the thread count changes no count (only the measured rates may differ)
 first=$(fixtures0 | head -1)

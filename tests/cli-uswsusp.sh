@@ -49,60 +49,60 @@ for v in plain compressed checksum compressed-checksum swapfile; do
 	run_hib 0 info --json $R "$img"
 	J=$TMP/out
 	eq "$v kind" "$(json_get $J kind)" uswsusp
-	eq "$v image-offset" "$(json_get $J image-offset)" "$(meta $v header_offset)"
-	eq "$v usw-pages" "$(json_get $J usw-pages)" "$(meta $v pages)"
-	eq "$v usw-flags" "$(json_get $J usw-flags)" "$flags"
+	eq "$v image-offset" "$(json_get $J image_offset)" "$(meta $v header_offset)"
+	eq "$v usw-pages" "$(json_get $J usw_pages)" "$(meta $v pages)"
+	eq "$v usw-flags" "$(json_get $J usw_flags)" "$flags"
 	for f in checksum:1 compressed:2 encrypted:4 rsa:8 platform:16; do
 		want=false; [ $((flags & ${f#*:})) -ne 0 ] && want=true
-		eq "$v usw-${f%:*}" "$(json_get $J usw-${f%:*})" $want
+		eq "$v usw-${f%:*}" "$(json_get $J usw_${f%:*})" $want
 	done
-	eq "$v image-data-size" "$(json_get $J image-data-size)" "$(meta $v image_data_size)"
-	eq "$v data-pages" "$(json_get $J data-pages)" "$(meta $v data_pages)"
-	eq "$v map-start" "$(json_get $J map-start)" "$(meta $v map_start)"
+	eq "$v image-data-size" "$(json_get $J image_data_size)" "$(meta $v image_data_size)"
+	eq "$v data-pages" "$(json_get $J data_pages)" "$(meta $v data_pages)"
+	eq "$v map-start" "$(json_get $J map_start)" "$(meta $v map_start)"
 	eq "$v extents" "$(json_get $J extents)" "$(meta $v extents)"
-	eq "$v extent-pages" "$(json_get $J extent-pages)" "$(meta $v extent_pages)"
+	eq "$v extent-pages" "$(json_get $J extent_pages)" "$(meta $v extent_pages)"
 	layout="without CONFIG_ENCRYPT"
 	[ "$(meta $v layout)" = encrypt ] && layout=CONFIG_ENCRYPT
-	eq "$v header-layout" "$(json_get $J header-layout)" "$layout"
+	eq "$v header-layout" "$(json_get $J header_layout)" "$layout"
 	check "$v writeout-time" python3 -c 'import sys
 sys.exit(abs(float(sys.argv[1]) - float(sys.argv[2])) > 5e-4)' \
-		"$(json_get $J writeout-time)" "$(meta $v writeout_time)"
-	eq "$v resume-pause" "$(json_get $J resume-pause)" "$(meta $v resume_pause)"
+		"$(json_get $J writeout_time)" "$(meta $v writeout_time)"
+	eq "$v resume-pause" "$(json_get $J resume_pause)" "$(meta $v resume_pause)"
 	if [ $((flags & 1)) -ne 0 ]; then
-		eq "$v usw-md5" "$(json_get $J usw-md5)" "$(meta $v md5)"
+		eq "$v usw-md5" "$(json_get $J usw_md5)" "$(meta $v md5)"
 	fi
 	# the stream inside: swsusp_info, PFN list, memory
 	eq "$v pages" "$(json_get $J pages)" "$(meta $v stream_pages)"
-	eq "$v image-pages" "$(json_get $J image-pages)" "$(meta $v image_pages)"
-	eq "$v meta-pages" "$(json_get $J meta-pages)" "$(meta $v meta_pages)"
+	eq "$v image-pages" "$(json_get $J image_pages)" "$(meta $v image_pages)"
+	eq "$v meta-pages" "$(json_get $J meta_pages)" "$(meta $v meta_pages)"
 	eq "$v compression" "$(json_get $J compression)" $comp
-	eq "$v pfn-entries" "$(json_get $J pfn-entries)" "$(meta $v pfn_entries)"
-	eq "$v zero-pages" "$(json_get $J zero-pages)" "$(meta $v zero_flagged)"
-	eq "$v pfn-runs" "$(json_get $J pfn-runs)" "$(meta $v pfn_run_count)"
-	eq "$v lowest-pfn" "$(json_get $J lowest-pfn)" "$(hexof "$(meta $v lowest_pfn)")"
-	eq "$v highest-pfn" "$(json_get $J highest-pfn)" "$(hexof "$(meta $v highest_pfn)")"
+	eq "$v pfn-entries" "$(json_get $J pfn_entries)" "$(meta $v pfn_entries)"
+	eq "$v zero-pages" "$(json_get $J zero_pages)" "$(meta $v zero_flagged)"
+	eq "$v pfn-runs" "$(json_get $J pfn_runs)" "$(meta $v pfn_run_count)"
+	eq "$v lowest-pfn" "$(json_get $J lowest_pfn)" "$(hexof "$(meta $v lowest_pfn)")"
+	eq "$v highest-pfn" "$(json_get $J highest_pfn)" "$(hexof "$(meta $v highest_pfn)")"
 	eq "$v release" "$(json_get $J release)" "$release"
 
 	# verify: everything decoded, counts and MD5
 	for t in 1 3; do
 		run_hib 0 verify --json -T $t $R "$img"
 		eq "$v -T$t status" "$(json_get $J status)" intact
-		eq "$v -T$t stream-pages-good" "$(json_get $J stream-pages-good)" \
+		eq "$v -T$t stream-pages-good" "$(json_get $J stream_pages_good)" \
 			$(( $(meta $v pages) - 1 ))
-		eq "$v -T$t data-pages-good" "$(json_get $J data-pages-good)" \
+		eq "$v -T$t data-pages-good" "$(json_get $J data_pages_good)" \
 			"$(meta $v image_pages)"
 		if [ $comp = lzo ]; then
 			eq "$v -T$t chunks" "$(json_get $J chunks)" "$(meta $v blocks)"
 		else
 			eq "$v -T$t chunks" "$(json_get $J chunks)" "$(meta $v pages)"
 		fi
-		eq "$v -T$t disk-pages-used" "$(json_get $J disk-pages-used)" \
+		eq "$v -T$t disk-pages-used" "$(json_get $J disk_pages_used)" \
 			"$(meta $v data_pages)"
 		if [ $((flags & 1)) -ne 0 ]; then
-			eq "$v -T$t md5-computed" "$(json_get $J md5-computed)" "$(meta $v md5)"
-			eq "$v -T$t md5-ok" "$(json_get $J md5-ok)" true
+			eq "$v -T$t md5-computed" "$(json_get $J md5_computed)" "$(meta $v md5)"
+			eq "$v -T$t md5-ok" "$(json_get $J md5_ok)" true
 		else
-			eq "$v -T$t no md5" "$(json_get $J md5-ok)" ""
+			eq "$v -T$t no md5" "$(json_get $J md5_ok)" ""
 		fi
 	done
 

@@ -98,6 +98,7 @@ struct hib_image {
 
 	/* hib_image_load() */
 	bool loaded;
+	enum hib_content content;   /* the container's verdict, set by load */
 	struct hib_info info;
 	unsigned char *info_page;   /* stream page 0 */
 	uint64_t *map_pages;        /* device page of every map page in the chain */
@@ -259,6 +260,7 @@ struct hib_stream_end {
 struct hib_container {
 	const char *name;
 	const char *map_page_name;  /* what its chain pages are called in messages */
+	unsigned int flags;         /* HIB_CT_*: what it does its own way */
 	int (*load)(struct hib_image *img);     /* chain, swsusp_info: loaded */
 	int (*map_entry)(struct hib_image *img, uint64_t i, uint64_t *devpage);
 	void (*release)(struct hib_image *img); /* what load allocated of its own */

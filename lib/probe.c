@@ -60,26 +60,32 @@ const char *hib_kind_name(enum hib_kind kind)
 	return "unknown";
 }
 
-int hib_image_load(struct hib_image *img)
+/* Whether a container reads what the resume page marks: a spent area only
+ * when asked to. */
+static bool reads(const struct hib_image *img)
 {
-	if (!img->opened)
-		return hib_seterr(img, HIB_ERR_INVAL, "image not open");
-	if (img->loaded)
-		return HIB_OK;
 	switch (img->hdr.kind) {
 	case HIB_KIND_KERNEL:
 	case HIB_KIND_KERNEL_DEV:
-		break;
+	case HIB_KIND_USWSUSP:
+		return img->ct != NULL;
+	case HIB_KIND_SPENT:
+		return img->allow_spent && img->ct;
+	default:
+		return false;
+	}
+}
+
+/* Why no container reads it. */
+static int refuse(struct hib_image *img)
+{
+	switch (img->hdr.kind) {
 	case HIB_KIND_SPENT:
 		/* The kernel put the swap signature back before reading the
 		 * image; header fields and data stay until swap reuses them. */
-		if (img->allow_spent)
-			break;
 		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
 				  "%s: spent image: the signature is %s again (a resume was attempted), the old image fields remain",
 				  img->path, img->hdr.sig);
-	case HIB_KIND_USWSUSP:
-		break;
 	case HIB_KIND_SWAP:
 		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
 				  "%s: plain swap area, no hibernation image", img->path);
@@ -87,15 +93,45 @@ int hib_image_load(struct hib_image *img)
 		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
 				  "%s: not a hibernation image (no swap or hibernation signature at the end of page %llu)",
 				  img->path, (unsigned long long)img->resume_offset);
+	case HIB_KIND_KERNEL:
+	case HIB_KIND_KERNEL_DEV:
+	case HIB_KIND_USWSUSP:
+		return hib_seterr(img, HIB_ERR_UNSUPPORTED, "%s: %s image: no reader for it",
+				  img->path, hib_kind_name(img->hdr.kind));
 	default:
 		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
 				  "%s: %s image: this format is identified but not decoded",
 				  img->path, hib_kind_name(img->hdr.kind));
 	}
-	if (!img->ct)
-		return hib_seterr(img, HIB_ERR_UNSUPPORTED, "%s: %s image: no reader for it",
-				  img->path, hib_kind_name(img->hdr.kind));
-	return img->ct->load(img);
+}
+
+int hib_image_load(struct hib_image *img)
+{
+	int rc;
+
+	if (!img->opened)
+		return hib_seterr(img, HIB_ERR_INVAL, "image not open");
+	if (img->loaded)
+		return HIB_OK;
+	if (!reads(img))
+		return refuse(img);
+	img->content = HIB_CONTENT_UNREAD;
+	rc = img->ct->load(img);
+	if (rc == HIB_OK)
+		img->content = HIB_CONTENT_READABLE;
+	return rc;
+}
+
+enum hib_content hib_image_content(const struct hib_image *img)
+{
+	if (!img->opened || !reads(img))
+		return HIB_CONTENT_NONE;
+	return img->content == HIB_CONTENT_NONE ? HIB_CONTENT_UNREAD : img->content;
+}
+
+unsigned int hib_image_container_flags(const struct hib_image *img)
+{
+	return img->opened && img->ct ? img->ct->flags : 0;
 }
 
 int hib_image_map_entry(struct hib_image *img, uint64_t i, uint64_t *devpage)

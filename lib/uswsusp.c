@@ -510,10 +510,12 @@ static int uswsusp_load(struct hib_image *img)
 		return rc;
 	img->usw_loaded = true;
 
-	if (u->flags & HIB_USW_ENCRYPTED)
+	if (u->flags & HIB_USW_ENCRYPTED) {
+		img->content = HIB_CONTENT_ENCRYPTED;
 		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
 				  "%s: uswsusp image with encrypted data (Blowfish-CFB%s): header and extent map read, the contents cannot be read or verified without the key",
 				  img->path, (u->flags & HIB_USW_USE_RSA) ? ", RSA-wrapped key" : "");
+	}
 
 	/* Single-threaded setup; the stream itself goes through reader.c,
 	 * like an in-kernel image's. */
@@ -626,6 +628,7 @@ static void uswsusp_sum_update(void *sum, const void *buf, size_t len)
 const struct hib_container hib_uswsusp = {
 	.name = "uswsusp",
 	.map_page_name = "extents",
+	.flags = HIB_CT_OWN_HEADER | HIB_CT_EXTENTS,
 	.decode_tail = uswsusp_decode_tail,
 	.first_entry = 0,           /* its data begins with swsusp_info */
 	.entry_name = "data page",

@@ -32,7 +32,6 @@ static void __attribute__((noreturn)) usage(void)
 static int describe(struct out_rec *r, const char *spec, uint64_t offset, int scan)
 {
 	struct hib_image *img = hib_image_new();
-	const struct hib_uswsusp *u;
 	struct hib_identity id = HIB_INIT(struct hib_identity);
 	int rc;
 
@@ -46,28 +45,7 @@ static int describe(struct out_rec *r, const char *spec, uint64_t offset, int sc
 		goto out;
 	}
 	describe_header(r, img);
-	switch (hib_image_header(img)->kind) {
-	case HIB_KIND_KERNEL:
-	case HIB_KIND_KERNEL_DEV:
-		break;
-	case HIB_KIND_USWSUSP:
-		/* suspend-utils' container around the kernel's stream: its
-		 * header and extent map first, then the stream as usual */
-		rc = hib_image_load(img);
-		u = hib_image_uswsusp(img);
-		if (u)
-			describe_uswsusp(r, img);
-		if (usw_encrypted_stop(img, rc)) {
-			/* Describing it is a success; its content is not ours. */
-			out_rec_add(r, "content", "content", OUT_STR, "%s",
-				    "encrypted: swsusp_info, PFN list and memory cannot be read without the key");
-			rc = HIB_OK;
-			goto out;
-		}
-		if (rc)
-			goto out;
-		break;
-	case HIB_KIND_SPENT:
+	if (hib_image_header(img)->kind == HIB_KIND_SPENT) {
 		/* Describe the remains; damage there is a finding, not an
 		 * error of this command. */
 		(void)hib_image_allow_spent(img, 1);
@@ -80,11 +58,21 @@ static int describe(struct out_rec *r, const char *spec, uint64_t offset, int sc
 			out_rec_add(r, "remains", "what is left", OUT_STR, "%s",
 				    hib_image_error(img));
 		goto out;
-	default:
-		/* Describing a swap area or a foreign image is a success. */
+	}
+	/* Describing a swap area or a foreign image is a success. */
+	if (hib_image_content(img) == HIB_CONTENT_NONE)
+		goto out;
+	rc = hib_image_load(img);
+	/* a container's own header and map, read even where its content
+	 * cannot be */
+	describe_uswsusp(r, img);
+	if (hib_image_content(img) == HIB_CONTENT_ENCRYPTED) {
+		/* Describing it is a success; its content is not ours. */
+		out_rec_add(r, "content", "content", OUT_STR, "%s",
+			    "encrypted: swsusp_info, PFN list and memory cannot be read without the key");
+		rc = HIB_OK;
 		goto out;
 	}
-	rc = hib_image_load(img);
 	if (rc)
 		goto out;
 	describe_info(r, img);

@@ -164,10 +164,10 @@ int cmd_verify(int argc, char **argv)
 			progress(rd, 1);
 	}
 
-	/* An encrypted uswsusp image: hib_image_load() checked the header and
-	 * the whole extent map, then stopped where the key is needed. */
+	/* hib_image_load() checked the container's structure, then stopped
+	 * where the key is needed. */
 	u = hib_image_uswsusp(img);
-	encrypted = usw_encrypted_stop(img, rc);
+	encrypted = hib_image_content(img) == HIB_CONTENT_ENCRYPTED;
 	status = rc == HIB_OK ? "intact" : rc == HIB_ERR_DAMAGED ? "damaged" :
 		 encrypted ? "encrypted" :
 		 rc == HIB_ERR_UNSUPPORTED || rc == HIB_ERR_INVAL ? "unsupported" :

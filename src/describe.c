@@ -30,7 +30,7 @@ void describe_header(struct out_rec *r, const struct hib_image *img)
 	out_rec_section(r, "Hibernation header");
 	out_rec_add(r, "sig", "signature", OUT_STR, "%s", h->sig);
 	out_rec_add(r, "orig-sig", "original signature", OUT_STR, "%s", h->orig_sig);
-	if (h->kind == HIB_KIND_USWSUSP) {
+	if (hib_image_container_flags(img) & HIB_CT_OWN_HEADER) {
 		out_rec_add(r, "image-offset", "image header (byte offset)", OUT_NUM,
 			    "%" PRIu64, h->image);
 	} else {
@@ -50,18 +50,13 @@ void describe_header(struct out_rec *r, const struct hib_image *img)
 	out_rec_add(r, "label", "label", OUT_STR, "%s", h->label);
 }
 
-int usw_encrypted_stop(const struct hib_image *img, int rc)
-{
-	const struct hib_uswsusp *u = hib_image_uswsusp(img);
-
-	return rc == HIB_ERR_UNSUPPORTED && u && (u->flags & HIB_USW_ENCRYPTED);
-}
-
 void describe_uswsusp(struct out_rec *r, const struct hib_image *img)
 {
 	const struct hib_uswsusp *u = hib_image_uswsusp(img);
 	char buf[160], h[33];
 
+	if (!u)
+		return;
 	out_rec_section(r, "Userspace image header (suspend-utils)");
 	out_rec_add(r, "usw-pages", "pages (stream, incl. swsusp_info)", OUT_NUM,
 		    "%" PRIu64, u->pages);
@@ -167,8 +162,8 @@ void describe_info(struct out_rec *r, const struct hib_image *img)
 	out_rec_add(r, "size", "size (bytes)", OUT_NUM, "%" PRIu64, in->size);
 	out_rec_add(r, "compression", "compression", OUT_STR, "%s",
 		    hib_compression_name(in->compression));
-	/* a uswsusp image has its own checksum and extent map, above */
-	if (h->kind == HIB_KIND_USWSUSP)
+	/* a header of the container's own gave its checksum and map, above */
+	if (hib_image_container_flags(img) & HIB_CT_OWN_HEADER)
 		return;
 	out_rec_add(r, "crc32-mode", "CRC32 stored", OUT_BOOL, "%s",
 		    (h->flags & HIB_SF_CRC32_MODE) ? "true" : "false");

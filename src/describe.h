@@ -6,10 +6,8 @@
 
 void describe_header(struct out_rec *r, const struct hib_image *img);
 void describe_info(struct out_rec *r, const struct hib_image *img);
+/* suspend-utils' header and extent map, where hib_image_load() read them */
 void describe_uswsusp(struct out_rec *r, const struct hib_image *img);
-/* Did hib_image_load() return rc only because a uswsusp image's data is
- * encrypted (header and extent map read and intact)? */
-int usw_encrypted_stop(const struct hib_image *img, int rc);
 void describe_pfns(struct out_rec *r, const struct hib_image *img);
 void describe_identity(struct out_rec *r, const struct hib_identity *id);
 #endif

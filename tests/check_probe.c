@@ -13,6 +13,9 @@
 
 /* ---- resume page probing on hand-built pages ------------------------------ */
 
+/* hib_image_content() of the last probe, before its load */
+static enum hib_content probed_content;
+
 static enum hib_kind probe(const char *path, struct hib_header *out, int *load_rc)
 {
 	struct hib_image *img = hib_image_new();
@@ -22,6 +25,7 @@ static enum hib_kind probe(const char *path, struct hib_header *out, int *load_r
 	ck_assert_int_eq(hib_image_open(img, path), HIB_OK);
 	*out = *hib_image_header(img);
 	k = out->kind;
+	probed_content = hib_image_content(img);
 	*load_rc = hib_image_load(img);
 	hib_image_free(img);
 	return k;
@@ -37,10 +41,12 @@ START_TEST(probe_kinds)
 	memset(pg, 0xa5, 1024);
 	ck_assert_int_eq(probe(write_file("tiny", pg, 1024), &h, &lrc), HIB_KIND_UNKNOWN);
 	ck_assert_int_eq(lrc, HIB_ERR_UNSUPPORTED);
+	ck_assert_int_eq(probed_content, HIB_CONTENT_NONE);
 
 	mkswap_page(pg, 4096);
 	ck_assert_int_eq(probe(write_file("swap", pg, 8192), &h, &lrc), HIB_KIND_SWAP);
 	ck_assert_int_eq(lrc, HIB_ERR_UNSUPPORTED);
+	ck_assert_int_eq(probed_content, HIB_CONTENT_NONE);
 	ck_assert_uint_eq(h.page_size, 4096);
 	ck_assert_uint_eq(h.swap_version, 1);
 	ck_assert_uint_eq(h.last_page, 16383);
@@ -53,15 +59,19 @@ START_TEST(probe_kinds)
 	put_le(pg + 4096 - 24, 4, 4);
 	ck_assert_int_eq(probe(write_file("spent", pg, 8192), &h, &lrc), HIB_KIND_SPENT);
 	ck_assert_int_eq(lrc, HIB_ERR_UNSUPPORTED);
+	ck_assert_int_eq(probed_content, HIB_CONTENT_NONE);  /* not unless allowed */
 	ck_assert_uint_eq(h.image, 1234);
 	ck_assert_uint_eq(h.flags, 4);
 
 	memcpy(pg + 4096 - 10, "ULSUSPEND\0", 10);
 	ck_assert_int_eq(probe(write_file("ul", pg, 8192), &h, &lrc), HIB_KIND_USWSUSP);
+	ck_assert_int_eq(probed_content, HIB_CONTENT_UNREAD);
 	memcpy(pg + 4096 - 10, "S2SUSPEND\0", 10);
 	ck_assert_int_eq(probe(write_file("s2", pg, 8192), &h, &lrc), HIB_KIND_S2SUSPEND);
+	ck_assert_int_eq(probed_content, HIB_CONTENT_NONE);
 	memcpy(pg + 4096 - 10, "LINHIB0001", 10);
 	ck_assert_int_eq(probe(write_file("lh", pg, 8192), &h, &lrc), HIB_KIND_KERNEL_DEV);
+	ck_assert_int_eq(probed_content, HIB_CONTENT_UNREAD);
 
 	memcpy(pg, "\xed\xc3\x02\xe9\x98\x56\xe5\x0c", 8);
 	ck_assert_int_eq(probe(write_file("toi", pg, 8192), &h, &lrc), HIB_KIND_TUXONICE);

@@ -83,7 +83,10 @@ START_TEST(usw_minimal_image)
 	img = hib_image_new();
 	ck_assert_int_eq(hib_image_open(img, write_file("usw", dev, sizeof(dev))), HIB_OK);
 	ck_assert_int_eq(hib_image_header(img)->kind, HIB_KIND_USWSUSP);
+	ck_assert_uint_eq(hib_image_container_flags(img), HIB_CT_OWN_HEADER | HIB_CT_EXTENTS);
+	ck_assert_int_eq(hib_image_content(img), HIB_CONTENT_UNREAD);
 	ck_assert_int_eq(hib_image_load(img), HIB_OK);
+	ck_assert_int_eq(hib_image_content(img), HIB_CONTENT_READABLE);
 	u = hib_image_uswsusp(img);
 	ck_assert_ptr_nonnull(u);
 	ck_assert_uint_eq(u->header_offset, 4096);
@@ -185,9 +188,12 @@ START_TEST(usw_crafted_numbers)
 		      hib_image_error(img));
 	ck_assert_msg(strstr(hib_image_error(img), c->says), "%s: \"%s\" lacks \"%s\"",
 		      c->name, hib_image_error(img), c->says);
-	/* refused at the encrypted data, the header and map stay readable */
+	/* refused at the encrypted data, the header and map stay readable,
+	 * and the verdict says why; damage is no verdict on the content */
 	if (!strcmp(c->name, "encrypted"))
 		ck_assert_ptr_nonnull(hib_image_uswsusp(img));
+	ck_assert_int_eq(hib_image_content(img), !strcmp(c->name, "encrypted") ?
+			 HIB_CONTENT_ENCRYPTED : HIB_CONTENT_UNREAD);
 	hib_image_free(img);
 	rm_tmpdir();
 }

@@ -263,6 +263,8 @@ struct hib_container {
 	unsigned int flags;         /* HIB_CT_*: what it does its own way */
 	int (*load)(struct hib_image *img);     /* chain, swsusp_info: loaded */
 	int (*map_entry)(struct hib_image *img, uint64_t i, uint64_t *devpage);
+	/* fills all of *mp but .size, for chain page i < n_map_pages */
+	int (*map_page)(struct hib_image *img, uint64_t i, struct hib_map_page *mp);
 	void (*release)(struct hib_image *img); /* what load allocated of its own */
 	/* its fields at the end of the resume page; NULL: the kernel's */
 	void (*decode_tail)(struct hib_image *img, const unsigned char *pg);

@@ -145,6 +145,20 @@ static int swsusp_map_entry(struct hib_image *img, uint64_t i, uint64_t *devpage
 	return HIB_OK;
 }
 
+/* A map page holds MAP_PAGE_ENTRIES entries; the chain fills each before
+ * the next, so only the last is short. */
+static int swsusp_map_page(struct hib_image *img, uint64_t i, struct hib_map_page *mp)
+{
+	uint64_t E = img->map_page_entries, first = i * E;
+	uint64_t left = img->info.map_entries > first ? img->info.map_entries - first : 0;
+
+	mp->devpage = img->map_pages[i];
+	mp->first_entry = first;
+	mp->entries = left < E ? left : E;
+	mp->extents = 0;
+	return HIB_OK;
+}
+
 /* The kernel's container: header flags, the map chain, swsusp_info. */
 static int swsusp_load(struct hib_image *img)
 {
@@ -217,4 +231,5 @@ const struct hib_container hib_swsusp = {
 	.entry_name = "map entry",
 	.load = swsusp_load,
 	.map_entry = swsusp_map_entry,
+	.map_page = swsusp_map_page,
 };

@@ -395,22 +395,37 @@ static int uswsusp_map_entry(struct hib_image *img, uint64_t i, uint64_t *devpag
 	return HIB_OK;
 }
 
+static int uswsusp_map_page(struct hib_image *img, uint64_t i, struct hib_map_page *mp)
+{
+	int rc = cache_page(img, i);
+
+	if (rc)
+		return rc;
+	mp->devpage = img->map_pages[i];
+	mp->first_entry = img->usw_first[i];
+	mp->entries = (i + 1 < img->n_map_pages ? img->usw_first[i + 1] :
+		       img->usw.data_pages) - mp->first_entry;
+	mp->extents = img->usw_cache_n;
+	return HIB_OK;
+}
+
+/* Also where hib_image_load() stopped at encrypted data: the map is read. */
 int hib_image_usw_extents_page(struct hib_image *img, uint64_t i, uint64_t *offset,
 			       uint64_t *first, uint64_t *data_pages,
 			       uint64_t *extents)
 {
+	struct hib_map_page mp;
 	int rc;
 
 	if (!img->usw_loaded)
 		return hib_seterr(img, HIB_ERR_INVAL, "no uswsusp extent map loaded");
-	rc = cache_page(img, i);
+	rc = uswsusp_map_page(img, i, &mp);
 	if (rc)
 		return rc;
-	*offset = img->map_pages[i] * img->lay.ps;
-	*first = img->usw_first[i];
-	*data_pages = (i + 1 < img->n_map_pages ? img->usw_first[i + 1] :
-		       img->usw.data_pages) - *first;
-	*extents = img->usw_cache_n;
+	*offset = mp.devpage * img->lay.ps;
+	*first = mp.first_entry;
+	*data_pages = mp.entries;
+	*extents = mp.extents;
 	return HIB_OK;
 }
 
@@ -638,5 +653,6 @@ const struct hib_container hib_uswsusp = {
 	.finish = uswsusp_finish,
 	.load = uswsusp_load,
 	.map_entry = uswsusp_map_entry,
+	.map_page = uswsusp_map_page,
 	.release = uswsusp_release,
 };

@@ -58,65 +58,41 @@ static int dump_header(struct hib_image *img, const struct out_opts *oo)
 	return rc ? EXIT_IOERR : EXIT_INTACT;
 }
 
-/* suspend-utils' map: a chain of extents pages, each supplying the data
- * pages of its extents in order. */
-static int dump_extents(struct hib_image *img, const struct out_opts *oo)
-{
-	const struct hib_uswsusp *u = hib_image_uswsusp(img);
-	struct libscols_table *tb = out_table_new(oo, "map");
-	uint64_t i, off, first, n, ext;
-
-	out_table_col(tb, "INDEX", OUT_NUM);
-	out_table_col(tb, "DEVPAGE", OUT_NUM);
-	out_table_col(tb, "OFFSET", OUT_STR);
-	out_table_col(tb, "FIRST-ENTRY", OUT_NUM);
-	out_table_col(tb, "ENTRIES", OUT_NUM);
-	out_table_col(tb, "EXTENTS", OUT_NUM);
-	for (i = 0; i < u->extent_pages; i++) {
-		struct libscols_line *ln = out_table_line(tb);
-
-		if (hib_image_usw_extents_page(img, i, &off, &first, &n, &ext))
-			die_(EXIT_IOERR, "%s", hib_image_error(img));
-		out_cell(ln, 0, "%" PRIu64, i);
-		out_cell(ln, 1, "%" PRIu64, off / hib_image_header(img)->page_size);
-		out_cell(ln, 2, "0x%" PRIx64, off);
-		out_cell(ln, 3, "%" PRIu64, first);
-		out_cell(ln, 4, "%" PRIu64, n);
-		out_cell(ln, 5, "%" PRIu64, ext);
-	}
-	return out_table_print(tb) ? EXIT_IOERR : EXIT_INTACT;
-}
-
+/* The map chain, one line per page: the kernel's swap map, or a
+ * container's own (suspend-utils': extents pages, each supplying the data
+ * pages of its extents in order). */
 static int dump_map(struct hib_image *img, const struct out_opts *oo)
 {
 	const struct hib_info *in;
 	struct libscols_table *tb;
-	uint64_t i, per, dev;
+	unsigned int ps = hib_image_header(img)->page_size;
+	int extents;
+	uint64_t i;
 
 	load_or_die(img, 0);
-	if (hib_image_uswsusp(img))
-		return dump_extents(img, oo);
 	in = hib_image_info(img);
-	per = (hib_image_header(img)->page_size / 8) - 1;
+	extents = (hib_image_container_flags(img) & HIB_CT_EXTENTS) != 0;
 	tb = out_table_new(oo, "map");
 	out_table_col(tb, "INDEX", OUT_NUM);
 	out_table_col(tb, "DEVPAGE", OUT_NUM);
 	out_table_col(tb, "OFFSET", OUT_STR);
 	out_table_col(tb, "FIRST-ENTRY", OUT_NUM);
 	out_table_col(tb, "ENTRIES", OUT_NUM);
+	if (extents)
+		out_table_col(tb, "EXTENTS", OUT_NUM);
 	for (i = 0; i < in->map_pages; i++) {
 		struct libscols_line *ln = out_table_line(tb);
-		uint64_t first = i * per, used;
+		struct hib_map_page mp = { .size = sizeof(mp) };
 
-		if (hib_image_map_page(img, i, &dev))
+		if (hib_image_map_page_info(img, i, &mp))
 			die_(EXIT_IOERR, "%s", hib_image_error(img));
-		used = in->map_entries > first ?
-		       (in->map_entries - first < per ? in->map_entries - first : per) : 0;
 		out_cell(ln, 0, "%" PRIu64, i);
-		out_cell(ln, 1, "%" PRIu64, dev);
-		out_cell(ln, 2, "0x%" PRIx64, dev * hib_image_header(img)->page_size);
-		out_cell(ln, 3, "%" PRIu64, first);
-		out_cell(ln, 4, "%" PRIu64, used);
+		out_cell(ln, 1, "%" PRIu64, mp.devpage);
+		out_cell(ln, 2, "0x%" PRIx64, mp.devpage * ps);
+		out_cell(ln, 3, "%" PRIu64, mp.first_entry);
+		out_cell(ln, 4, "%" PRIu64, mp.entries);
+		if (extents)
+			out_cell(ln, 5, "%" PRIu64, mp.extents);
 	}
 	return out_table_print(tb) ? EXIT_IOERR : EXIT_INTACT;
 }

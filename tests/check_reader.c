@@ -2,14 +2,17 @@
 /*
  * check_reader - lib/reader.c (with header.c, snapshot.c, codec.c) on the
  * fixtures written by real kernels: what the kernel logged and recorded in
- * the sidecars, and the same results whatever the thread count.
+ * the sidecars, what a walk of the raw map counts, and the same results
+ * whatever the thread count.
  */
 #include "config.h"
 #include "testutil.h"
 
 #include <check.h>
+#include <fcntl.h>
 #include <hibimg.h>
 #include <libdeflate.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -307,6 +310,97 @@ START_TEST(threads_report_the_same_error)
 }
 END_TEST
 
+/* ---- what the library counts, against the raw bytes ---------------------- */
+
+/* The swap-map chain straight from the disk (struct swap_map_page: 511
+ * little-endian u64 entries, then next_swap; 4 KiB pages), entries up to
+ * the first zero, where the kernel's reader stops. */
+#define RAW_MAP_MAX 64
+struct raw_map {
+	uint64_t pages, entries;
+	uint64_t dev[RAW_MAP_MAX];      /* device page of each map page */
+	uint64_t used[RAW_MAP_MAX];     /* entries it supplies */
+};
+
+static uint64_t le64(const unsigned char *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void raw_map_walk(const char *path, uint64_t off, struct raw_map *m)
+{
+	unsigned char pg[4096];
+	uint64_t cur, k;
+	int fd = open(path, O_RDONLY), ended = 0;
+
+	ck_assert_int_ge(fd, 0);
+	memset(m, 0, sizeof(*m));
+	ck_assert_int_eq(pread(fd, pg, 4096, (off_t)(off * 4096)), 4096);
+	for (cur = le64(pg + 4096 - 32); cur; cur = le64(pg + 511 * 8)) {
+		ck_assert_uint_lt(m->pages, RAW_MAP_MAX);
+		ck_assert_int_eq(pread(fd, pg, 4096, (off_t)(cur * 4096)), 4096);
+		m->dev[m->pages] = cur;
+		for (k = 0; k < 511 && !ended; k++) {
+			if (!le64(pg + 8 * k)) {
+				ended = 1;
+				break;
+			}
+			m->used[m->pages]++;
+			m->entries++;
+		}
+		m->pages++;
+	}
+	close(fd);
+}
+
+/* The map walk, each as the
+ * raw walk counts them. */
+START_TEST(counts_match_the_raw_map)
+{
+	const char *name = fixtures[_i];
+	uint64_t off = fx_offset(name), i;
+	struct hib_image *img;
+	struct hib_map_page mp;
+	struct raw_map m;
+	char path[512];
+
+	fixture_img(path, sizeof(path), name);
+	raw_map_walk(path, off, &m);
+	img = hib_image_new();
+	ck_assert_int_eq(open_at(img, path, off), HIB_OK);
+	ck_assert_int_eq(hib_image_content(img), HIB_CONTENT_UNREAD);
+	ck_assert_uint_eq(hib_image_container_flags(img), 0);
+	ck_assert_int_eq(hib_image_load(img), HIB_OK);
+	ck_assert_int_eq(hib_image_content(img), HIB_CONTENT_READABLE);
+
+	ck_assert_uint_eq(hib_image_info(img)->map_pages, m.pages);
+	for (i = 0; i < m.pages; i++) {
+		memset(&mp, 0xff, sizeof(mp));
+		mp.size = sizeof(mp);
+		ck_assert_int_eq(hib_image_map_page_info(img, i, &mp), HIB_OK);
+		ck_assert_uint_eq(mp.devpage, m.dev[i]);
+		ck_assert_uint_eq(mp.first_entry, i * 511);
+		ck_assert_uint_eq(mp.entries, m.used[i]);
+		ck_assert_uint_eq(mp.extents, 0);
+	}
+	mp.size = sizeof(mp);
+	ck_assert_int_eq(hib_image_map_page_info(img, m.pages, &mp), HIB_ERR_INVAL);
+	/* a caller built with a shorter struct gets only what it has room for */
+	memset(&mp, 0xff, sizeof(mp));
+	mp.size = offsetof(struct hib_map_page, extents);
+	ck_assert_int_eq(hib_image_map_page_info(img, 0, &mp), HIB_OK);
+	ck_assert_uint_eq(mp.entries, m.used[0]);
+	ck_assert_uint_eq(mp.extents, UINT64_MAX);
+
+	hib_image_free(img);
+}
+END_TEST
+
 static Suite *reader_suite(void)
 {
 	Suite *s = suite_create("reader");
@@ -316,6 +410,7 @@ static Suite *reader_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, sidecar_matches_kernel_log, 0, (int)nfixtures);
 	tcase_add_loop_test(tc, reader_matches_kernel, 0, (int)nfixtures);
+	tcase_add_loop_test(tc, counts_match_the_raw_map, 0, (int)nfixtures);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("threads");

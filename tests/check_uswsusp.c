@@ -77,6 +77,7 @@ START_TEST(usw_minimal_image)
 	struct hib_page pg = HIB_INIT(struct hib_page);
 	unsigned char want[4096];
 	uint64_t off, first, n, ext;
+	struct hib_map_page mp = { .size = sizeof(mp) };
 
 	mk_tmpdir();
 	usw_build(dev);
@@ -107,6 +108,14 @@ START_TEST(usw_minimal_image)
 	ck_assert_uint_eq(off, 2 * 4096);
 	ck_assert_uint_eq(n, 3);
 	ck_assert_uint_eq(ext, 2);
+	/* the same page through the walk both containers serve */
+	ck_assert_int_eq(hib_image_map_page_info(img, 0, &mp), HIB_OK);
+	ck_assert_uint_eq(mp.devpage, 2);
+	ck_assert_uint_eq(mp.first_entry, 0);
+	ck_assert_uint_eq(mp.entries, 3);
+	ck_assert_uint_eq(mp.extents, 2);
+	ck_assert_int_eq(hib_image_map_page_info(img, 1, &mp), HIB_ERR_INVAL);
+
 
 	/* the one saved page, from the second extent */
 	memset(want, 0x5a, sizeof(want));

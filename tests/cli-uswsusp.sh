@@ -115,6 +115,10 @@ sys.exit(abs(float(sys.argv[1]) - float(sys.argv[2])) > 5e-4)' \
 	eq "$v map rows" "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["map"]))' $J)" \
 		"$(meta $v extent_pages)"
 	eq "$v map first offset" "$(json_get $J offset)" "$(hexof "$(meta $v map_start)")"
+	eq "$v map entries and extents" "$(python3 -c 'import json,sys
+m = json.load(open(sys.argv[1]))["map"]
+print(sum(r["entries"] for r in m), sum(r["extents"] for r in m))' $J)" \
+		"$(meta $v data_pages) $(meta $v extents)"
 done
 
 # human output names the flags

@@ -28,6 +28,8 @@ int hib_reader_new(struct hib_image *img, struct hib_reader **out)
 	/* a container whose data begins with swsusp_info reads it again */
 	rd->plan_total = rd->ct->first_entry ? rd->stream_pages : img->info.pages;
 	rd->prog.stream_pages = rd->stream_pages;
+	/* the entries before first_entry (swsusp_info) were read by load */
+	rd->prog.disk_bytes_read = rd->ct->first_entry * img->lay.ps;
 	rd->want_crc = rd->ct->kernel_reader && img->info.compression != HIB_COMP_NONE;
 	if (rd->ct->sum_size) {
 		rd->sum = calloc(1, rd->ct->sum_size);

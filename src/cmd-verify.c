@@ -34,7 +34,6 @@ static void __attribute__((noreturn)) usage(void)
 struct tally {
 	uint64_t chunks;
 	uint64_t cmp_bytes;
-	uint64_t disk_pages;
 	uint64_t last_entry;
 };
 
@@ -44,7 +43,6 @@ static int on_chunk(const struct hib_chunk *c, void *arg)
 
 	t->chunks++;
 	t->cmp_bytes += c->cmp_len;
-	t->disk_pages += c->disk_pages;
 	t->last_entry = c->map_entry + c->disk_pages;
 	return 0;
 }
@@ -213,9 +211,8 @@ int cmd_verify(int argc, char **argv)
 				    "\"Image size after compression\" kbytes", OUT_NUM,
 				    "%" PRIu64, t.cmp_bytes / 1024);
 		}
-		/* a uswsusp image's chunk 0 holds swsusp_info */
 		out_rec_add(r, "disk-pages-used", "pages read from disk", OUT_NUM,
-			    "%" PRIu64, (u ? 0 : 1) + t.disk_pages);
+			    "%" PRIu64, p.disk_bytes_read / h->page_size);
 		out_rec_add(r, "wrote-kbytes", "\"Wrote\" kbytes", OUT_NUM, "%" PRIu64,
 			    p.stream_pages * h->page_size / 1024);
 		out_rec_section(r, "Snapshot");

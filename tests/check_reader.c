@@ -358,16 +358,21 @@ static void raw_map_walk(const char *path, uint64_t off, struct raw_map *m)
 	close(fd);
 }
 
-/* The map walk, each as the
+/* The map walk and the disk bytes read, each as the
  * raw walk counts them. */
 START_TEST(counts_match_the_raw_map)
 {
 	const char *name = fixtures[_i];
 	uint64_t off = fx_offset(name), i;
 	struct hib_image *img;
+	struct hib_reader *rd;
 	struct hib_map_page mp;
+	struct hib_progress p;
+	struct hib_page pg;
 	struct raw_map m;
 	char path[512];
+	unsigned int t;
+	int rc;
 
 	fixture_img(path, sizeof(path), name);
 	raw_map_walk(path, off, &m);
@@ -396,6 +401,18 @@ START_TEST(counts_match_the_raw_map)
 	ck_assert_int_eq(hib_image_map_page_info(img, 0, &mp), HIB_OK);
 	ck_assert_uint_eq(mp.entries, m.used[0]);
 	ck_assert_uint_eq(mp.extents, UINT64_MAX);
+
+	/* every map entry once, swsusp_info included, whatever the threads */
+	for (t = 1; t <= 3; t += 2) {
+		ck_assert_int_eq(hib_reader_new(img, &rd), HIB_OK);
+		ck_assert_int_eq(hib_reader_set_threads(rd, t), HIB_OK);
+		while ((rc = hib_reader_next(rd, &pg)) == 1)
+			;
+		ck_assert_msg(rc == 0, "%s: %s", name, hib_image_error(img));
+		hib_reader_progress(rd, &p);
+		ck_assert_uint_eq(p.disk_bytes_read, m.entries * 4096);
+		hib_reader_free(rd);
+	}
 
 	hib_image_free(img);
 }

@@ -78,6 +78,7 @@ START_TEST(usw_minimal_image)
 	unsigned char want[4096];
 	uint64_t off, first, n, ext;
 	struct hib_map_page mp = { .size = sizeof(mp) };
+	struct hib_progress p;
 
 	mk_tmpdir();
 	usw_build(dev);
@@ -125,6 +126,9 @@ START_TEST(usw_minimal_image)
 	ck_assert_int_eq(pg.kind, HIB_PAGE_DATA);
 	ck_assert(!memcmp(pg.data, want, 4096));
 	ck_assert_int_eq(hib_reader_next(rd, &pg), 0);
+	/* its data pages from entry 0, swsusp_info's once */
+	hib_reader_progress(rd, &p);
+	ck_assert_uint_eq(p.disk_bytes_read, 3 * 4096);
 	hib_reader_free(rd);
 	hib_image_free(img);
 	rm_tmpdir();

@@ -265,6 +265,10 @@ struct hib_container {
 	int (*map_entry)(struct hib_image *img, uint64_t i, uint64_t *devpage);
 	/* fills all of *mp but .size, for chain page i < n_map_pages */
 	int (*map_page)(struct hib_image *img, uint64_t i, struct hib_map_page *mp);
+	/* marks the slots below nbits it owns besides the map pages and map
+	 * entries (its own header pages), returns how many were not marked
+	 * yet; NULL: none */
+	uint64_t (*own_slots)(const struct hib_image *img, uint8_t *bits, uint64_t nbits);
 	void (*release)(struct hib_image *img); /* what load allocated of its own */
 	/* its fields at the end of the resume page; NULL: the kernel's */
 	void (*decode_tail)(struct hib_image *img, const unsigned char *pg);
@@ -286,6 +290,13 @@ HIB_HIDDEN extern const struct hib_container hib_uswsusp;  /* uswsusp.c */
 /* probe.c: the signature at sig (the resume page's last 10 bytes) */
 HIB_HIDDEN const struct hib_container *hib_probe_signature(const unsigned char *sig,
 							   enum hib_kind *kind, bool *swap);
+
+/* pages.c: marks every slot below nbits the image owns but the resume page
+ * (its container's own pages, map pages, map entries), *n: how many were
+ * not marked yet. What the slot count and the rewriter both call the
+ * image's slots. */
+HIB_HIDDEN int hib_owned_slots(struct hib_image *img, uint8_t *bits, uint64_t nbits,
+			       uint64_t *n);
 
 /* Bitmaps of pages and entries (slots of an image, zero-flagged entries,
  * pages seen): one bit each, LSB first. */

@@ -2,8 +2,8 @@
 /*
  * pages.c - single pages out of an image for callers that want a few of
  * them: saved pages by PFN (one pass of the stream, stopping after the
- * last), a raw swap slot, and which slots hold something the image does
- * not own.
+ * last), a raw swap slot, which slots the image owns, and which hold
+ * something it does not own.
  */
 #include "hibimgP.h"
 
@@ -88,11 +88,35 @@ int hib_image_read_slot(struct hib_image *img, uint64_t slot, void *buf)
 	return hib_pread(img, buf, img->lay.ps, slot * img->lay.ps, what);
 }
 
+int hib_owned_slots(struct hib_image *img, uint8_t *bits, uint64_t nbits, uint64_t *n)
+{
+	uint64_t i, dev, k = 0;
+	int rc;
+
+	*n = 0;
+	if (!img->loaded)
+		return hib_seterr(img, HIB_ERR_INVAL, "image not loaded");
+	if (img->ct->own_slots)
+		k += img->ct->own_slots(img, bits, nbits);
+	for (i = 0; i < img->n_map_pages; i++)
+		if (img->map_pages[i] < nbits && !bit_test_set(bits, img->map_pages[i]))
+			k++;
+	for (i = 0; i < img->info.map_entries; i++) {
+		rc = hib_image_map_entry(img, i, &dev);
+		if (rc)
+			return rc;
+		if (dev < nbits && !bit_test_set(bits, dev))
+			k++;
+	}
+	*n = k;
+	return HIB_OK;
+}
+
 static int slot_usage(struct hib_image *img, struct hib_slot_usage *u)
 {
 	const size_t block = 1u << 20;
 	unsigned int ps = img->lay.ps;
-	uint64_t area, i, dev, s;
+	uint64_t area, owned, s;
 	uint8_t *own;
 	unsigned char *buf;
 	int rc = HIB_OK;
@@ -117,19 +141,11 @@ static int slot_usage(struct hib_image *img, struct hib_slot_usage *u)
 		goto out;
 	}
 	set_bit(own, 0);
-	for (i = 0; i < img->n_map_pages; i++)
-		if (img->map_pages[i] < area)
-			set_bit(own, img->map_pages[i]);
-	for (i = 0; i < img->info.map_entries; i++) {
-		rc = hib_image_map_entry(img, i, &dev);
-		if (rc)
-			goto out;
-		if (dev < area)
-			set_bit(own, dev);
-	}
+	rc = hib_owned_slots(img, own, area, &owned);
+	if (rc)
+		goto out;
 	u->area_pages = area;
-	for (s = 0; s < area; s++)
-		u->image_slots += bit(own, s);
+	u->image_slots = 1 + owned;
 	for (s = 0; s < area;) {
 		uint64_t n = block / ps, k;
 

@@ -34,22 +34,11 @@ static const int ladder_none[] = { 0 };
 static int collect_slots(struct wctx *w)
 {
 	struct hib_image *img = w->img;
-	uint64_t i, dev;
-	int rc;
 
 	w->slots = calloc(img->devpages / 8 + 1, 1);
 	if (!w->slots)
 		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
-	for (i = 0; i < img->n_map_pages; i++)
-		set_bit(w->slots, img->map_pages[i]);
-	for (i = 0; i < img->info.map_entries; i++) {
-		rc = hib_image_map_entry(img, i, &dev);
-		if (rc)
-			return rc;
-		set_bit(w->slots, dev);
-	}
-	w->nslots = img->n_map_pages + img->info.map_entries;
-	return HIB_OK;
+	return hib_owned_slots(img, w->slots, img->devpages, &w->nslots);
 }
 
 /*

@@ -429,6 +429,15 @@ int hib_image_usw_extents_page(struct hib_image *img, uint64_t i, uint64_t *offs
 	return HIB_OK;
 }
 
+/* Its header page is the image's too. */
+static uint64_t uswsusp_own_slots(const struct hib_image *img, uint8_t *bits,
+				  uint64_t nbits)
+{
+	uint64_t p = img->usw.header_offset / img->lay.ps;
+
+	return img->usw_loaded && p < nbits && !bit_test_set(bits, p);
+}
+
 /* Stream page 0: data page 0 when raw, the head of block 0 when compressed. */
 static int read_info_page(struct hib_image *img)
 {
@@ -654,5 +663,6 @@ const struct hib_container hib_uswsusp = {
 	.load = uswsusp_load,
 	.map_entry = uswsusp_map_entry,
 	.map_page = uswsusp_map_page,
+	.own_slots = uswsusp_own_slots,
 	.release = uswsusp_release,
 };

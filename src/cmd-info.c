@@ -86,10 +86,7 @@ static int describe(struct out_rec *r, const char *spec, uint64_t offset, int sc
 			goto out;
 		describe_identity(r, &id);
 	}
-	/* The slot count knows the kernel's layout only: a uswsusp header
-	 * page would count as foreign data. */
-	if (scan && hib_image_header(img)->resume_offset == 0 &&
-	    hib_image_header(img)->kind != HIB_KIND_USWSUSP) {
+	if (scan && hib_image_header(img)->resume_offset == 0) {
 		struct hib_slot_usage su = HIB_INIT(struct hib_slot_usage);
 
 		rc = hib_image_slot_usage(img, &su);

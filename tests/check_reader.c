@@ -358,7 +358,7 @@ static void raw_map_walk(const char *path, uint64_t off, struct raw_map *m)
 	close(fd);
 }
 
-/* The map walk and the disk bytes read, each as the
+/* The map walk, the disk bytes read and the image's slots, each as the
  * raw walk counts them. */
 START_TEST(counts_match_the_raw_map)
 {
@@ -368,6 +368,7 @@ START_TEST(counts_match_the_raw_map)
 	struct hib_reader *rd;
 	struct hib_map_page mp;
 	struct hib_progress p;
+	struct hib_slot_usage su;
 	struct hib_page pg;
 	struct raw_map m;
 	char path[512];
@@ -414,6 +415,11 @@ START_TEST(counts_match_the_raw_map)
 		hib_reader_free(rd);
 	}
 
+	/* the slot count needs a partition */
+	if (off == 0) {
+		ck_assert_int_eq(hib_image_slot_usage(img, &su), HIB_OK);
+		ck_assert_uint_eq(su.image_slots, 1 + m.pages + m.entries);
+	}
 	hib_image_free(img);
 }
 END_TEST

@@ -78,6 +78,7 @@ START_TEST(usw_minimal_image)
 	unsigned char want[4096];
 	uint64_t off, first, n, ext;
 	struct hib_map_page mp = { .size = sizeof(mp) };
+	struct hib_slot_usage su;
 	struct hib_progress p;
 
 	mk_tmpdir();
@@ -117,6 +118,13 @@ START_TEST(usw_minimal_image)
 	ck_assert_uint_eq(mp.extents, 2);
 	ck_assert_int_eq(hib_image_map_page_info(img, 1, &mp), HIB_ERR_INVAL);
 
+	/* slots 0-2 (resume, header, extents), 3, 4 and 6 (data) are the
+	 * image's; 5 holds other data, 7 nothing */
+	ck_assert_int_eq(hib_image_slot_usage(img, &su), HIB_OK);
+	ck_assert_uint_eq(su.area_pages, USW_PAGES);
+	ck_assert_uint_eq(su.image_slots, 6);
+	ck_assert_uint_eq(su.foreign_data, 1);
+	ck_assert_uint_eq(su.first_foreign, 5);
 
 	/* the one saved page, from the second extent */
 	memset(want, 0x5a, sizeof(want));

@@ -162,6 +162,7 @@ HIB_HIDDEN void hib_abi_out(void *caller, const void *full);
 #define HIB_V1_hib_export_opts        HIB_V1_END(hib_export_opts, output_flags)
 #define HIB_V1_hib_export_result      HIB_V1_END(hib_export_result, kernel_map_loads)
 #define HIB_V1_hib_slot_usage         HIB_V1_END(hib_slot_usage, first_foreign)
+#define HIB_V1_hib_map_page          HIB_V1_END(hib_map_page, extents)
 #define HIB_V1_hib_stats_opts         HIB_V1_END(hib_stats_opts, threads)
 #define HIB_V1_hib_sim_opts           HIB_V1_END(hib_sim_opts, zstd_level)
 

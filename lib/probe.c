@@ -144,11 +144,10 @@ int hib_image_map_entry(struct hib_image *img, uint64_t i, uint64_t *devpage)
 int hib_image_map_page_info(struct hib_image *img, uint64_t i, struct hib_map_page *mp)
 {
 	struct hib_map_page m = { .size = sizeof(m) };
-	size_t n;
-	int rc;
+	int rc = HIB_ABI_SIZE(img, hib_map_page, mp);
 
-	if (!mp || mp->size < sizeof(mp->size))
-		return hib_seterr(img, HIB_ERR_INVAL, "struct hib_map_page without its size");
+	if (rc)
+		return rc;
 	if (!img->loaded || !img->ct)
 		return hib_seterr(img, HIB_ERR_INVAL, "image not loaded");
 	if (i >= img->n_map_pages)
@@ -157,9 +156,6 @@ int hib_image_map_page_info(struct hib_image *img, uint64_t i, struct hib_map_pa
 	rc = img->ct->map_page(img, i, &m);
 	if (rc)
 		return rc;
-	/* a caller built against an older or newer header gets what both know */
-	n = mp->size < sizeof(m) ? mp->size : sizeof(m);
-	memcpy((char *)mp + sizeof(m.size), (const char *)&m + sizeof(m.size),
-	       n - sizeof(m.size));
+	hib_abi_out(mp, &m);
 	return HIB_OK;
 }

@@ -82,7 +82,7 @@ static int dump_map(struct hib_image *img, const struct out_opts *oo)
 		out_table_col(tb, "EXTENTS", OUT_NUM);
 	for (i = 0; i < in->map_pages; i++) {
 		struct libscols_line *ln = out_table_line(tb);
-		struct hib_map_page mp = { .size = sizeof(mp) };
+		struct hib_map_page mp = HIB_INIT(struct hib_map_page);
 
 		if (hib_image_map_page_info(img, i, &mp))
 			die_(EXIT_IOERR, "%s", hib_image_error(img));

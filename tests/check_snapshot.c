@@ -99,9 +99,9 @@ static int fill(void *arg, uint64_t i, unsigned char *page)
  * entry zero-flagged, built into tmpdir/list.img; returns the runs. */
 static uint64_t build_list(char *path, size_t cap, uint64_t *nzero)
 {
-	struct hib_build_opts bo = { .to = HIB_COMP_LZ4, .level = HIB_LEVEL_AUTO,
-				     .threads = 1 };
-	struct hib_recompress_result res;
+	struct hib_build_opts bo = HIB_INIT(struct hib_build_opts, .to = HIB_COMP_LZ4,
+					    .level = HIB_LEVEL_AUTO, .threads = 1);
+	struct hib_recompress_result res = HIB_INIT(struct hib_recompress_result);
 	struct hib_image *img;
 	uint64_t e, p = 0x100, run = 1, left = 1;
 

@@ -77,9 +77,9 @@ START_TEST(usw_minimal_image)
 	struct hib_page pg = HIB_INIT(struct hib_page);
 	unsigned char want[4096];
 	uint64_t off, first, n, ext;
-	struct hib_map_page mp = { .size = sizeof(mp) };
-	struct hib_slot_usage su;
-	struct hib_progress p;
+	struct hib_map_page mp = HIB_INIT(struct hib_map_page);
+	struct hib_slot_usage su = HIB_INIT(struct hib_slot_usage);
+	struct hib_progress p = HIB_INIT(struct hib_progress);
 
 	mk_tmpdir();
 	usw_build(dev);

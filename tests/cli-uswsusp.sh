@@ -86,14 +86,14 @@ sys.exit(abs(float(sys.argv[1]) - float(sys.argv[2])) > 5e-4)' \
 	# extents pages and data pages; the others holding data are those the
 	# generator filled as swapped out (a swap file is not counted)
 	if [ -z "$R" ]; then
-		eq "$v area-slots" "$(json_get $J area-slots)" $(( $(meta $v device_size) / 4096 ))
-		eq "$v image-slots" "$(json_get $J image-slots)" \
+		eq "$v area-slots" "$(json_get $J area_slots)" $(( $(meta $v device_size) / 4096 ))
+		eq "$v image-slots" "$(json_get $J image_slots)" \
 			$(( 2 + $(meta $v extent_pages) + $(meta $v data_pages) ))
-		eq "$v foreign-slots" "$(json_get $J foreign-slots)" "$(python3 -c 'import sys
+		eq "$v foreign-slots" "$(json_get $J foreign_slots)" "$(python3 -c 'import sys
 d = open(sys.argv[1], "rb").read()
 print(sum(d.startswith(b"other swapped-out page", p) for p in range(0, len(d), 4096)))' "$img")"
 	else
-		eq "$v no slot count in a swap file" "$(json_get $J image-slots)" ""
+		eq "$v no slot count in a swap file" "$(json_get $J image_slots)" ""
 	fi
 
 	# verify: everything decoded, counts and MD5

@@ -35,10 +35,10 @@ int hib_pread(struct hib_image *img, void *buf, size_t len, uint64_t off,
 
 	if (off > img->devsize || len > img->devsize - off)
 		return hib_seterr(img, HIB_ERR_DAMAGED,
-				  "%s: bytes 0x%llx..0x%llx lie beyond the end of %s (%llu bytes)",
-				  what, (unsigned long long)off,
-				  (unsigned long long)(off + len),
-				  img->path, (unsigned long long)img->devsize);
+				  "%s: bytes 0x%" PRIx64 "..0x%" PRIx64 " lie beyond the end of %s (%" PRIu64 " bytes)",
+				  what, off,
+				  off + len,
+				  img->path, img->devsize);
 	while (done < len) {
 		ssize_t n = pread(img->fd, (char *)buf + done, len - done,
 				  (off_t)(off + done));
@@ -66,13 +66,13 @@ int hib_pread(struct hib_image *img, void *buf, size_t len, uint64_t off,
 				}
 			}
 			return hib_seterr(img, HIB_ERR_IO,
-					  "%s: read error at device offset 0x%llx: %s",
-					  what, (unsigned long long)at, strerror(e));
+					  "%s: read error at device offset 0x%" PRIx64 ": %s",
+					  what, at, strerror(e));
 		}
 		if (n == 0)
 			return hib_seterr(img, HIB_ERR_IO,
-					  "%s: short read at device offset 0x%llx (%zu of %zu bytes)",
-					  what, (unsigned long long)(off + done),
+					  "%s: short read at device offset 0x%" PRIx64 " (%zu of %zu bytes)",
+					  what, off + done,
 					  done, len);
 		done += (size_t)n;
 	}
@@ -102,11 +102,11 @@ int hib_map_read_page(struct hib_image *img, uint64_t idx)
 	if (img->mapbuf_idx == idx)
 		return HIB_OK;
 	if (idx >= img->n_map_pages)
-		return hib_seterr(img, HIB_ERR_INVAL, "map page %llu does not exist",
-				  (unsigned long long)idx);
-	snprintf(what, sizeof(what), "%s page %llu (device page %llu)",
+		return hib_seterr(img, HIB_ERR_INVAL, "map page %" PRIu64 " does not exist",
+				  idx);
+	snprintf(what, sizeof(what), "%s page %" PRIu64 " (device page %" PRIu64 ")",
 		 img->ct ? img->ct->map_page_name : "map",
-		 (unsigned long long)idx, (unsigned long long)img->map_pages[idx]);
+		 idx, img->map_pages[idx]);
 	img->mapbuf_idx = UINT64_MAX;
 	rc = hib_pread(img, img->mapbuf, img->lay.ps,
 		       img->map_pages[idx] * img->lay.ps, what);

@@ -39,8 +39,8 @@ static int build(struct hib_image *img, const char *out,
 		return hib_seterr(img, HIB_ERR_INVAL, "no pages to build an image from");
 	for (e = 1; e < entries; e++)
 		if (pfns[e] <= pfns[e - 1])
-			return hib_seterr(img, HIB_ERR_INVAL, "PFNs must ascend (entry %llu)",
-					  (unsigned long long)e);
+			return hib_seterr(img, HIB_ERR_INVAL, "PFNs must ascend (entry %" PRIu64 ")",
+					  e);
 	img->lay.ps = 4096;
 	img->lay.word = 8;
 	img->lay.sector = 8;

@@ -223,8 +223,8 @@ static int drain_one(struct wctx *w)
 		return HIB_OK;
 	j = &w->wjobs[i];
 	if (j->rc) {
-		rc = hib_seterr(w->img, j->rc, "chunk %llu: %s compression failed or overflowed the kernel's bound",
-				(unsigned long long)j->chunk, hib_compression_name(w->o->to));
+		rc = hib_seterr(w->img, j->rc, "chunk %" PRIu64 ": %s compression failed or overflowed the kernel's bound",
+				j->chunk, hib_compression_name(w->o->to));
 		goto out;
 	}
 	hib_w_put_word(&w->img->lay, j->cmp, j->cmp_len, hdr);
@@ -405,8 +405,8 @@ int hib_w_run_pass(struct wctx *w, const char *phase)
 			rc = w->build_fn(w->build_arg, e, pgbuf);
 			if (rc)
 				rc = hib_seterr(w->img, rc < 0 ? rc : HIB_ERR_INVAL,
-						"page source failed at entry %llu",
-						(unsigned long long)e);
+						"page source failed at entry %" PRIu64,
+						e);
 			else
 				rc = sink_page(w, pgbuf);
 		}
@@ -432,9 +432,9 @@ flushed:
 		rc = drain_all(w);
 	if (rc == 0 && w->pass_done != w->stream_pages)
 		rc = hib_seterr(w->img, HIB_ERR_INVAL,
-				"internal: %llu stream pages produced, %llu expected",
-				(unsigned long long)w->pass_done,
-				(unsigned long long)w->stream_pages);
+				"internal: %" PRIu64 " stream pages produced, %" PRIu64 " expected",
+				w->pass_done,
+				w->stream_pages);
 	if (rc == 0 && w->o->progress)
 		w->o->progress(phase, w->stream_pages, w->stream_pages, w->o->progress_arg);
 	return rc;

@@ -4,6 +4,7 @@
 #define _HIBIMGP_H
 
 #include "config.h"
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include "hibimg.h"

@@ -38,8 +38,8 @@ static int map_walk(struct hib_image *img)
 	}
 	if ((why = hib_bad_page(img, cur))) {
 		rc = hib_seterr(img, HIB_ERR_DAMAGED,
-				"header: first swap map page %llu is %s",
-				(unsigned long long)cur, why);
+				"header: first swap map page %" PRIu64 " is %s",
+				cur, why);
 		goto out;
 	}
 	set_bit(used, img->resume_offset);
@@ -49,8 +49,8 @@ static int map_walk(struct hib_image *img)
 
 		if (bit_test_set(used, cur)) {
 			rc = hib_seterr(img, HIB_ERR_DAMAGED,
-					"swap map page %llu: device page %llu is already used by the image (map chain loops or overlaps data)",
-					(unsigned long long)idx, (unsigned long long)cur);
+					"swap map page %" PRIu64 ": device page %" PRIu64 " is already used by the image (map chain loops or overlaps data)",
+					idx, cur);
 			goto out;
 		}
 		if (idx == cap) {
@@ -81,20 +81,20 @@ static int map_walk(struct hib_image *img)
 				continue;
 			if ((why = hib_bad_page(img, v))) {
 				rc = hib_seterr(img, HIB_ERR_DAMAGED,
-						"swap map page %llu (device page %llu) entry %llu (map entry %llu): device page %llu is %s",
-						(unsigned long long)idx, (unsigned long long)cur,
-						(unsigned long long)k,
-						(unsigned long long)(idx * E + k),
-						(unsigned long long)v, why);
+						"swap map page %" PRIu64 " (device page %" PRIu64 ") entry %" PRIu64 " (map entry %" PRIu64 "): device page %" PRIu64 " is %s",
+						idx, cur,
+						k,
+						idx * E + k,
+						v, why);
 				goto out;
 			}
 			if (bit_test_set(used, v)) {
 				rc = hib_seterr(img, HIB_ERR_DAMAGED,
-						"swap map page %llu (device page %llu) entry %llu (map entry %llu): device page %llu is used twice",
-						(unsigned long long)idx, (unsigned long long)cur,
-						(unsigned long long)k,
-						(unsigned long long)(idx * E + k),
-						(unsigned long long)v);
+						"swap map page %" PRIu64 " (device page %" PRIu64 ") entry %" PRIu64 " (map entry %" PRIu64 "): device page %" PRIu64 " is used twice",
+						idx, cur,
+						k,
+						idx * E + k,
+						v);
 				goto out;
 			}
 			entries++;
@@ -102,9 +102,9 @@ static int map_walk(struct hib_image *img)
 		next = hib_get_word(lay, img->mapbuf + E * lay->sector, lay->sector);
 		if (next && (why = hib_bad_page(img, next))) {
 			rc = hib_seterr(img, HIB_ERR_DAMAGED,
-					"swap map page %llu (device page %llu): next_swap %llu is %s",
-					(unsigned long long)idx, (unsigned long long)cur,
-					(unsigned long long)next, why);
+					"swap map page %" PRIu64 " (device page %" PRIu64 "): next_swap %" PRIu64 " is %s",
+					idx, cur,
+					next, why);
 			goto out;
 		}
 		cur = next;
@@ -121,8 +121,8 @@ int hib_image_map_page(struct hib_image *img, uint64_t i, uint64_t *devpage)
 	if (!img->loaded)
 		return hib_seterr(img, HIB_ERR_INVAL, "image not loaded");
 	if (i >= img->n_map_pages)
-		return hib_seterr(img, HIB_ERR_INVAL, "no map page %llu",
-				  (unsigned long long)i);
+		return hib_seterr(img, HIB_ERR_INVAL, "no map page %" PRIu64,
+				  i);
 	*devpage = img->map_pages[i];
 	return HIB_OK;
 }
@@ -134,9 +134,9 @@ static int swsusp_map_entry(struct hib_image *img, uint64_t i, uint64_t *devpage
 
 	if (i >= img->info.map_entries)
 		return hib_seterr(img, HIB_ERR_DAMAGED,
-				  "map entry %llu: the swap map has only %llu entries",
-				  (unsigned long long)i,
-				  (unsigned long long)img->info.map_entries);
+				  "map entry %" PRIu64 ": the swap map has only %" PRIu64 " entries",
+				  i,
+				  img->info.map_entries);
 	rc = hib_map_read_page(img, i / E);
 	if (rc)
 		return rc;
@@ -185,8 +185,8 @@ static int swsusp_load(struct hib_image *img)
 		return rc;
 	if (in->map_entries == 0)
 		return hib_seterr(img, HIB_ERR_DAMAGED,
-				  "swap map page 0 (device page %llu): no entries",
-				  (unsigned long long)img->map_pages[0]);
+				  "swap map page 0 (device page %" PRIu64 "): no entries",
+				  img->map_pages[0]);
 
 	img->loaded = true;     /* map access works from here on */
 	img->info_page = malloc(img->lay.ps);
@@ -198,8 +198,8 @@ static int swsusp_load(struct hib_image *img)
 			       "swsusp_info page (map entry 0)");
 	if (rc)
 		goto fail;
-	snprintf(where, sizeof(where), "map entry 0, device page %llu",
-		 (unsigned long long)dev0);
+	snprintf(where, sizeof(where), "map entry 0, device page %" PRIu64,
+		 dev0);
 	rc = hib_info_decode(img, where);
 	if (rc)
 		goto fail;
@@ -211,9 +211,9 @@ static int swsusp_load(struct hib_image *img)
 		     (in->map_entries - 1) * UNC_PAGES;
 	if (in->pages - 1 > max_stream) {
 		rc = hib_seterr(img, HIB_ERR_DAMAGED,
-				"swsusp_info: %llu stream pages cannot fit in the %llu pages the swap map lists",
-				(unsigned long long)(in->pages - 1),
-				(unsigned long long)(in->map_entries - 1));
+				"swsusp_info: %" PRIu64 " stream pages cannot fit in the %" PRIu64 " pages the swap map lists",
+				in->pages - 1,
+				in->map_entries - 1);
 		goto fail;
 	}
 	return HIB_OK;

@@ -227,8 +227,8 @@ static int open_device(struct hib_output *o, const struct stat *st, uint64_t min
 				  "cannot open %s: %s", o->path, strerror(errno));
 	if (ioctl(o->fd, BLKGETSIZE64, &sz) < 0 || sz < min_size)
 		return hib_seterr(o->img, HIB_ERR_INVAL,
-				  "%s is smaller than needed (%llu bytes)",
-				  o->path, (unsigned long long)min_size);
+				  "%s is smaller than needed (%" PRIu64 " bytes)",
+				  o->path, min_size);
 	o->kind = OUT_DEVICE;
 	return HIB_OK;
 }
@@ -381,9 +381,9 @@ static int write_all(struct hib_output *o, const unsigned char *p, size_t len, u
 			continue;
 		if (n <= 0)
 			return hib_seterr(o->img, HIB_ERR_IO,
-					  "write error on %s at offset 0x%llx: %s",
+					  "write error on %s at offset 0x%" PRIx64 ": %s",
 					  o->kind == OUT_STDOUT ? "standard output" : o->path,
-					  (unsigned long long)(off + done),
+					  off + done,
 					  n < 0 ? strerror(errno) : "no progress");
 		done += (size_t)n;
 	}
@@ -413,9 +413,9 @@ int hib_output_pwrite(struct hib_output *o, const void *buf, size_t len, uint64_
 		return write_all(o, buf, len, off);
 	if (off < o->pos)
 		return hib_seterr(o->img, HIB_ERR_INVAL,
-				  "internal: %s written out of order (offset 0x%llx after 0x%llx)",
-				  hib_output_path(o), (unsigned long long)off,
-				  (unsigned long long)o->pos);
+				  "internal: %s written out of order (offset 0x%" PRIx64 " after 0x%" PRIx64 ")",
+				  hib_output_path(o), off,
+				  o->pos);
 	/* a file keeps the gap as a hole; elsewhere it has to be written */
 	rc = o->kind == OUT_FILE ? HIB_OK : zero_fill(o, off);
 	return rc ? rc : write_all(o, buf, len, off);
@@ -430,9 +430,9 @@ int hib_output_set_size(struct hib_output *o, uint64_t size)
 			return HIB_OK;
 		if (o->pos > size)
 			return hib_seterr(o->img, HIB_ERR_INVAL,
-					  "internal: %llu bytes written to %s, more than its size %llu",
-					  (unsigned long long)o->pos, hib_output_path(o),
-					  (unsigned long long)size);
+					  "internal: %" PRIu64 " bytes written to %s, more than its size %" PRIu64,
+					  o->pos, hib_output_path(o),
+					  size);
 		return zero_fill(o, size);
 	default:
 		if (ftruncate(o->fd, (off_t)size) < 0)

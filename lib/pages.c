@@ -33,16 +33,16 @@ int hib_image_read_pfns(struct hib_image *img, const struct hib_pfn_range *r,
 	for (k = 0; k < n; k++) {
 		if (r[k].first > r[k].last || (k && r[k].first <= r[k - 1].last))
 			return hib_seterr(img, HIB_ERR_INVAL,
-					  "PFN range 0x%llx-0x%llx: ranges must be ascending, disjoint and not empty",
-					  (unsigned long long)r[k].first,
-					  (unsigned long long)r[k].last);
+					  "PFN range 0x%" PRIx64 "-0x%" PRIx64 ": ranges must be ascending, disjoint and not empty",
+					  r[k].first,
+					  r[k].last);
 		if (hib_pfn_find(img, r[k].first, &e0) && hib_pfn_find(img, r[k].last, &e1) &&
 		    e1 - e0 == r[k].last - r[k].first)
 			continue;
 		for (pfn = r[k].first; hib_pfn_find(img, pfn, NULL); pfn++)
 			;
-		return hib_seterr(img, HIB_ERR_INVAL, "PFN 0x%llx is not saved in the image",
-				  (unsigned long long)pfn);
+		return hib_seterr(img, HIB_ERR_INVAL, "PFN 0x%" PRIx64 " is not saved in the image",
+				  pfn);
 	}
 	zero = calloc(1, img->lay.ps);
 	if (!zero)
@@ -61,8 +61,8 @@ int hib_image_read_pfns(struct hib_image *img, const struct hib_pfn_range *r,
 		rc = cb(pg.pfn, pg.data ? pg.data : zero, arg);
 		if (rc) {
 			rc = hib_seterr(img, rc < 0 ? rc : HIB_ERR_INVAL,
-					"PFN 0x%llx: stopped by the caller",
-					(unsigned long long)pg.pfn);
+					"PFN 0x%" PRIx64 ": stopped by the caller",
+					pg.pfn);
 			break;
 		}
 		if (pg.pfn == r[n - 1].last)
@@ -81,10 +81,10 @@ int hib_image_read_slot(struct hib_image *img, uint64_t slot, void *buf)
 		return hib_seterr(img, HIB_ERR_INVAL, "image not open");
 	if (slot >= img->devpages)
 		return hib_seterr(img, HIB_ERR_INVAL,
-				  "slot %llu is beyond the end of %s (%llu pages)",
-				  (unsigned long long)slot, img->path,
-				  (unsigned long long)img->devpages);
-	snprintf(what, sizeof(what), "slot %llu", (unsigned long long)slot);
+				  "slot %" PRIu64 " is beyond the end of %s (%" PRIu64 " pages)",
+				  slot, img->path,
+				  img->devpages);
+	snprintf(what, sizeof(what), "slot %" PRIu64, slot);
 	return hib_pread(img, buf, img->lay.ps, slot * img->lay.ps, what);
 }
 
@@ -128,8 +128,8 @@ static int slot_usage(struct hib_image *img, struct hib_slot_usage *u)
 	 * file's extents, which the partition image alone does not give. */
 	if (img->resume_offset)
 		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
-				  "slot usage needs a swap partition, not a swap file (resume offset %llu)",
-				  (unsigned long long)img->resume_offset);
+				  "slot usage needs a swap partition, not a swap file (resume offset %" PRIu64 ")",
+				  img->resume_offset);
 	area = img->devpages;
 	if (img->hdr.swap_version == 1 && img->hdr.last_page &&
 	    (uint64_t)img->hdr.last_page + 1 < area)

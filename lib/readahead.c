@@ -110,17 +110,17 @@ static void decode_job(void *slot, unsigned int worker, void *arg)
 	if (rc) {
 		j->rc = HIB_ERR_DAMAGED;
 		snprintf(j->err, sizeof(j->err),
-			 "%s at device offset 0x%llx: %s decompression failed (error %d, %llu compressed bytes)",
-			 j->what, (unsigned long long)(j->chunk.devpage * ps),
+			 "%s at device offset 0x%" PRIx64 ": %s decompression failed (error %d, %" PRIu64 " compressed bytes)",
+			 j->what, j->chunk.devpage * ps,
 			 hib_compression_name(c), rc,
-			 (unsigned long long)j->chunk.cmp_len);
+			 j->chunk.cmp_len);
 		return;
 	}
 	if (unc_len == 0 || unc_len % ps) {
 		j->rc = HIB_ERR_DAMAGED;
 		snprintf(j->err, sizeof(j->err),
-			 "%s at device offset 0x%llx: invalid uncompressed length %zu (not a whole number of pages)",
-			 j->what, (unsigned long long)(j->chunk.devpage * ps), unc_len);
+			 "%s at device offset 0x%" PRIx64 ": invalid uncompressed length %zu (not a whole number of pages)",
+			 j->what, j->chunk.devpage * ps, unc_len);
 		return;
 	}
 	j->unc_len = unc_len;
@@ -183,10 +183,10 @@ static void produce(struct hib_reader *rd)
 	if (rc)
 		goto failed;
 	j->chunk.devpage = dev;
-	snprintf(what, sizeof(j->what), "chunk %llu (%s %llu, device page %llu)",
-		 (unsigned long long)rd->produced,
-		 rd->ct->entry_name, (unsigned long long)e,
-		 (unsigned long long)dev);
+	snprintf(what, sizeof(j->what), "chunk %" PRIu64 " (%s %" PRIu64 ", device page %" PRIu64 ")",
+		 rd->produced,
+		 rd->ct->entry_name, e,
+		 dev);
 
 	if (j->raw) {
 		uint64_t left = rd->plan_total - rd->planned, n = UNC_PAGES;
@@ -220,17 +220,17 @@ static void produce(struct hib_reader *rd)
 				   " (kernel: \"Invalid LZO compressed length\")";
 
 		rc = hib_seterr(img, HIB_ERR_DAMAGED,
-				"%s at device offset 0x%llx: invalid compressed length %llu%s",
-				what, (unsigned long long)(dev * ps),
-				(unsigned long long)cmp_len, says);
+				"%s at device offset 0x%" PRIx64 ": invalid compressed length %" PRIu64 "%s",
+				what, dev * ps,
+				cmp_len, says);
 		goto failed;
 	}
 	need = div_round_up(hdr + cmp_len, ps);
 	if (e + need > in->map_entries) {
 		rc = hib_seterr(img, HIB_ERR_DAMAGED,
-				"%s: needs %llu pages but the swap map ends after %llu entries",
-				what, (unsigned long long)need,
-				(unsigned long long)in->map_entries);
+				"%s: needs %" PRIu64 " pages but the swap map ends after %" PRIu64 " entries",
+				what, need,
+				in->map_entries);
 		goto failed;
 	}
 	if (need > 1) {
@@ -280,11 +280,11 @@ static int next_chunk(struct hib_reader *rd)
 		produce(rd);
 	if (!hib_pool_pending(rd->pool))
 		return hib_seterr(img, HIB_ERR_DAMAGED,
-				  "chunk %llu (stream page %llu of %llu): the swap map ends after %llu entries",
-				  (unsigned long long)rd->prog.chunks_done,
-				  (unsigned long long)(rd->sp + 1),
-				  (unsigned long long)rd->stream_pages,
-				  (unsigned long long)img->info.map_entries);
+				  "chunk %" PRIu64 " (stream page %" PRIu64 " of %" PRIu64 "): the swap map ends after %" PRIu64 " entries",
+				  rd->prog.chunks_done,
+				  rd->sp + 1,
+				  rd->stream_pages,
+				  img->info.map_entries);
 	i = hib_pool_wait(rd->pool);
 	j = &rd->jobs[i];
 	rd->holding = true;

@@ -116,16 +116,16 @@ static int read_meta(struct hib_reader *rd)
 			}
 			if (terminated)
 				return hib_seterr(img, HIB_ERR_DAMAGED,
-						  "PFN list page %llu (stream page %llu): entries after the end-of-map marker",
-						  (unsigned long long)m,
-						  (unsigned long long)(m + 1));
+						  "PFN list page %" PRIu64 " (stream page %" PRIu64 "): entries after the end-of-map marker",
+						  m,
+						  m + 1);
 			if (n > 0 && pfn <= last)
 				return hib_seterr(img, HIB_ERR_DAMAGED,
-						  "PFN list page %llu entry %llu (list entry %llu): PFN 0x%llx does not ascend (previous 0x%llx)",
-						  (unsigned long long)m, (unsigned long long)j,
-						  (unsigned long long)n,
-						  (unsigned long long)pfn,
-						  (unsigned long long)last);
+						  "PFN list page %" PRIu64 " entry %" PRIu64 " (list entry %" PRIu64 "): PFN 0x%" PRIx64 " does not ascend (previous 0x%" PRIx64 ")",
+						  m, j,
+						  n,
+						  pfn,
+						  last);
 			rc = hib_pfn_index_add(img, n, pfn, zero);
 			if (rc)
 				return rc;
@@ -135,17 +135,17 @@ static int read_meta(struct hib_reader *rd)
 	}
 	if (n != in->image_pages + img->pfns.zero_flagged)
 		return hib_seterr(img, HIB_ERR_DAMAGED,
-				  "PFN list: %llu entries, but image_pages %llu + %llu zero-flagged = %llu",
-				  (unsigned long long)n,
-				  (unsigned long long)in->image_pages,
-				  (unsigned long long)img->pfns.zero_flagged,
-				  (unsigned long long)(in->image_pages + img->pfns.zero_flagged));
+				  "PFN list: %" PRIu64 " entries, but image_pages %" PRIu64 " + %" PRIu64 " zero-flagged = %" PRIu64,
+				  n,
+				  in->image_pages,
+				  img->pfns.zero_flagged,
+				  in->image_pages + img->pfns.zero_flagged);
 	if (hib_pfn_list_pages(n, lay->word, lay->ps) != in->meta_pages)
 		return hib_seterr(img, HIB_ERR_DAMAGED,
-				  "PFN list: %llu entries need %llu pages, swsusp_info implies %llu",
-				  (unsigned long long)n,
-				  (unsigned long long)hib_pfn_list_pages(n, lay->word, lay->ps),
-				  (unsigned long long)in->meta_pages);
+				  "PFN list: %" PRIu64 " entries need %" PRIu64 " pages, swsusp_info implies %" PRIu64,
+				  n,
+				  hib_pfn_list_pages(n, lay->word, lay->ps),
+				  in->meta_pages);
 	img->pfns_loaded = true;
 	return HIB_OK;
 }
@@ -157,9 +157,9 @@ static int finish(struct hib_reader *rd)
 
 	if (rd->sp != rd->stream_pages)
 		return hib_seterr(img, HIB_ERR_DAMAGED,
-				  "stream: %llu pages used, swsusp_info says %llu",
-				  (unsigned long long)rd->sp,
-				  (unsigned long long)rd->stream_pages);
+				  "stream: %" PRIu64 " pages used, swsusp_info says %" PRIu64,
+				  rd->sp,
+				  rd->stream_pages);
 	if (rd->holding)
 		rd->prog.chunks_done += rd->chunk.cmp_len ? 1 : rd->chunk.disk_pages;
 	if (rd->ct->finish) {
@@ -179,8 +179,8 @@ static int finish(struct hib_reader *rd)
 		rd->prog.crc_ok = (rd->crc == h->crc32);
 		if (!rd->prog.crc_ok)
 			return hib_seterr(img, HIB_ERR_DAMAGED,
-					  "CRC32 mismatch over %llu stream pages: header 0x%08x, data 0x%08x (kernel: \"Invalid image CRC32!\")",
-					  (unsigned long long)rd->stream_pages,
+					  "CRC32 mismatch over %" PRIu64 " stream pages: header 0x%08x, data 0x%08x (kernel: \"Invalid image CRC32!\")",
+					  rd->stream_pages,
 					  h->crc32, rd->crc);
 	}
 	return HIB_OK;

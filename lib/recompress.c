@@ -413,10 +413,10 @@ static int recompress(struct hib_image *img, const char *out,
 	res->slots_extra = res->slots_needed > w.nslots ? res->slots_needed - w.nslots : 0;
 	if (res->slots_extra && !o->unsafe_extra_slots) {
 		rc = hib_seterr(img, HIB_ERR_INVAL,
-				"the new image needs %llu slots, the source image occupied %llu: %llu missing even at the hardest level (--unsafe-extra-slots takes others, which may hold pages the hibernated system had swapped out)",
-				(unsigned long long)res->slots_needed,
-				(unsigned long long)w.nslots,
-				(unsigned long long)res->slots_extra);
+				"the new image needs %" PRIu64 " slots, the source image occupied %" PRIu64 ": %" PRIu64 " missing even at the hardest level (--unsafe-extra-slots takes others, which may hold pages the hibernated system had swapped out)",
+				res->slots_needed,
+				w.nslots,
+				res->slots_extra);
 		goto out;
 	}
 	if (res->slots_extra) {
@@ -435,18 +435,17 @@ static int recompress(struct hib_image *img, const char *out,
 		w.plan_data = res->slots_extra_data;
 		if (res->slots_extra_data > ndata) {
 			rc = hib_seterr(img, HIB_ERR_INVAL,
-					"the new image needs %llu slots outside the source image, the area has only %llu (%llu read as zero, %llu hold data)",
-					(unsigned long long)res->slots_extra,
-					(unsigned long long)(nzero + ndata),
-					(unsigned long long)nzero, (unsigned long long)ndata);
+					"the new image needs %" PRIu64 " slots outside the source image, the area has only %" PRIu64 " (%" PRIu64 " read as zero, %" PRIu64 " hold data)",
+					res->slots_extra,
+					nzero + ndata,
+					nzero, ndata);
 			goto out;
 		}
 		if (res->slots_extra_data && !o->overwrite_swapped_out) {
 			rc = hib_seterr(img, HIB_ERR_INVAL,
-					"the new image needs %llu slots outside the source image: %llu read as zero, %llu hold data (pages the hibernated system had swapped out, probably); --overwrite-swapped-out writes over them",
-					(unsigned long long)res->slots_extra,
-					(unsigned long long)res->slots_extra_zero,
-					(unsigned long long)res->slots_extra_data);
+					"the new image needs %" PRIu64 " slots outside the source image: %" PRIu64 " read as zero, %" PRIu64 " hold data (pages the hibernated system had swapped out, probably); --overwrite-swapped-out writes over them",
+					res->slots_extra, res->slots_extra_zero,
+					res->slots_extra_data);
 			goto out;
 		}
 	}
@@ -476,16 +475,16 @@ static int recompress(struct hib_image *img, const char *out,
 		    w.slots_extra_zero != res->slots_extra_zero ||
 		    w.slots_extra_data != res->slots_extra_data)
 			rc = hib_seterr(img, HIB_ERR_INVAL,
-					"internal: planned %llu extra slots (%llu zero), took %llu (%llu zero)",
-					(unsigned long long)res->slots_extra,
-					(unsigned long long)res->slots_extra_zero,
-					(unsigned long long)w.slots_extra,
-					(unsigned long long)w.slots_extra_zero);
+					"internal: planned %" PRIu64 " extra slots (%" PRIu64 " zero), took %" PRIu64 " (%" PRIu64 " zero)",
+					res->slots_extra,
+					res->slots_extra_zero,
+					w.slots_extra,
+					w.slots_extra_zero);
 		if (res->disk_pages != w.disk_pages)
 			rc = hib_seterr(img, HIB_ERR_INVAL,
-					"internal: sized %llu disk pages, wrote %llu",
-					(unsigned long long)res->disk_pages,
-					(unsigned long long)w.disk_pages);
+					"internal: sized %" PRIu64 " disk pages, wrote %" PRIu64,
+					res->disk_pages,
+					w.disk_pages);
 	}
 	/* The stream is the source's when only the codec changed: its CRC
 	 * must come out the same. */

@@ -131,9 +131,9 @@ int hib_info_decode(struct hib_image *img, const char *where)
 	decode_arch(img);
 	if (in->meta_pages == 0)
 		return hib_seterr(img, HIB_ERR_DAMAGED,
-				  "swsusp_info (%s): pages %llu = image_pages %llu + 1 leaves no PFN-list pages",
-				  where, (unsigned long long)in->pages,
-				  (unsigned long long)in->image_pages);
+				  "swsusp_info (%s): pages %" PRIu64 " = image_pages %" PRIu64 " + 1 leaves no PFN-list pages",
+				  where, in->pages,
+				  in->image_pages);
 	return HIB_OK;
 }
 

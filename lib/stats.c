@@ -379,9 +379,9 @@ int hib_image_stats(struct hib_image *img, const struct hib_stats_opts *opts,
 	in->nbuckets = in->entries ? in->highest_pfn / in->bucket_pages + 1 : 0;
 	if (in->nbuckets > (1u << 22)) {
 		rc = hib_seterr(img, HIB_ERR_INVAL,
-				"%llu buckets of %llu pages: too many, choose a larger bucket",
-				(unsigned long long)in->nbuckets,
-				(unsigned long long)in->bucket_pages);
+				"%" PRIu64 " buckets of %" PRIu64 " pages: too many, choose a larger bucket",
+				in->nbuckets,
+				in->bucket_pages);
 		goto out;
 	}
 	st->buckets = calloc(in->nbuckets + 1, sizeof(*st->buckets));
@@ -428,9 +428,9 @@ int hib_image_stats(struct hib_image *img, const struct hib_stats_opts *opts,
 		goto out;
 	if (sink.n != in->stream_pages) {
 		rc = hib_seterr(img, HIB_ERR_INVAL,
-				"internal: %llu stream pages rebuilt, %llu in the image",
-				(unsigned long long)sink.n,
-				(unsigned long long)in->stream_pages);
+				"internal: %" PRIu64 " stream pages rebuilt, %" PRIu64 " in the image",
+				sink.n,
+				in->stream_pages);
 		goto out;
 	}
 

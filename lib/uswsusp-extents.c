@@ -51,19 +51,19 @@ int hib_usw_walk_extents(struct hib_image *img, uint8_t *used)
 
 		if (cur == 0)
 			return hib_seterr(img, HIB_ERR_DAMAGED,
-					  "extents page %llu (device offset 0x%llx): the chain ends after %llu data pages, image_data_size needs %llu",
-					  (unsigned long long)(idx - 1),
-					  (unsigned long long)(img->map_pages[idx - 1] * ps),
-					  (unsigned long long)done,
-					  (unsigned long long)u->data_pages);
+					  "extents page %" PRIu64 " (device offset 0x%" PRIx64 "): the chain ends after %" PRIu64 " data pages, image_data_size needs %" PRIu64,
+					  idx - 1,
+					  img->map_pages[idx - 1] * ps,
+					  done,
+					  u->data_pages);
 		if ((why = hib_usw_bad_offset(img, cur)))
 			return hib_seterr(img, HIB_ERR_DAMAGED,
-					  "extents page %llu: device offset 0x%llx is %s",
-					  (unsigned long long)idx, (unsigned long long)cur, why);
+					  "extents page %" PRIu64 ": device offset 0x%" PRIx64 " is %s",
+					  idx, cur, why);
 		if (bit_test_set(used, cur / ps))
 			return hib_seterr(img, HIB_ERR_DAMAGED,
-					  "extents page %llu: device offset 0x%llx is already used by the image (extents chain loops or overlaps data)",
-					  (unsigned long long)idx, (unsigned long long)cur);
+					  "extents page %" PRIu64 ": device offset 0x%" PRIx64 " is already used by the image (extents chain loops or overlaps data)",
+					  idx, cur);
 		if (idx == cap) {
 			uint64_t ncap = cap ? cap * 2 : 16;
 			uint64_t *a = realloc(img->map_pages, ncap * sizeof(*a));
@@ -100,26 +100,24 @@ int hib_usw_walk_extents(struct hib_image *img, uint8_t *used)
 			if (start >= end || start % ps || end % ps ||
 			    start > img->devsize || n > (img->devsize - start) / ps)
 				return hib_seterr(img, HIB_ERR_DAMAGED,
-						  "extents page %llu (device offset 0x%llx) extent %llu: [0x%llx, 0x%llx) is %s",
-						  (unsigned long long)idx, (unsigned long long)cur,
-						  (unsigned long long)k, (unsigned long long)start,
-						  (unsigned long long)end,
+						  "extents page %" PRIu64 " (device offset 0x%" PRIx64 ") extent %" PRIu64 ": [0x%" PRIx64 ", 0x%" PRIx64 ") is %s",
+						  idx, cur, k, start, end,
 						  start >= end ? "empty" :
 						  start % ps || end % ps ? "not page-aligned" :
 						  "beyond the end of the device");
 			for (p = start / ps; p < start / ps + n; p++) {
 				if ((why = hib_bad_page(img, p)))
 					return hib_seterr(img, HIB_ERR_DAMAGED,
-							  "extents page %llu (device offset 0x%llx) extent %llu: device offset 0x%llx is %s",
-							  (unsigned long long)idx, (unsigned long long)cur,
-							  (unsigned long long)k,
-							  (unsigned long long)(p * ps), why);
+							  "extents page %" PRIu64 " (device offset 0x%" PRIx64 ") extent %" PRIu64 ": device offset 0x%" PRIx64 " is %s",
+							  idx, cur,
+							  k,
+							  p * ps, why);
 				if (bit_test_set(used, p))
 					return hib_seterr(img, HIB_ERR_DAMAGED,
-							  "extents page %llu (device offset 0x%llx) extent %llu: device offset 0x%llx is used twice",
-							  (unsigned long long)idx, (unsigned long long)cur,
-							  (unsigned long long)k,
-							  (unsigned long long)(p * ps));
+							  "extents page %" PRIu64 " (device offset 0x%" PRIx64 ") extent %" PRIu64 ": device offset 0x%" PRIx64 " is used twice",
+							  idx, cur,
+							  k,
+							  p * ps);
 			}
 			done += n;
 			u->extents++;
@@ -144,8 +142,8 @@ static int cache_page(struct hib_image *img, uint64_t idx)
 	if (img->usw_cache_idx == idx)
 		return HIB_OK;
 	if (idx >= img->n_map_pages)
-		return hib_seterr(img, HIB_ERR_INVAL, "no extents page %llu",
-				  (unsigned long long)idx);
+		return hib_seterr(img, HIB_ERR_INVAL, "no extents page %" PRIu64,
+				  idx);
 	if (!img->usw_cache_dev) {
 		img->usw_cache_dev = malloc(slots * sizeof(uint64_t));
 		img->usw_cache_cum = malloc((slots + 1) * sizeof(uint64_t));
@@ -176,9 +174,9 @@ static int cache_page(struct hib_image *img, uint64_t idx)
 	}
 	if (sum < count)
 		return hib_seterr(img, HIB_ERR_DAMAGED,
-				  "extents page %llu (device offset 0x%llx) changed while it was read",
-				  (unsigned long long)idx,
-				  (unsigned long long)(img->map_pages[idx] * ps));
+				  "extents page %" PRIu64 " (device offset 0x%" PRIx64 ") changed while it was read",
+				  idx,
+				  img->map_pages[idx] * ps);
 	img->usw_cache_cum[n] = sum;
 	img->usw_cache_n = n;
 	img->usw_cache_idx = idx;
@@ -192,9 +190,9 @@ int hib_usw_map_entry(struct hib_image *img, uint64_t i, uint64_t *devpage)
 
 	if (i >= img->usw.data_pages)
 		return hib_seterr(img, HIB_ERR_DAMAGED,
-				  "data page %llu: image_data_size holds only %llu data pages",
-				  (unsigned long long)i,
-				  (unsigned long long)img->usw.data_pages);
+				  "data page %" PRIu64 ": image_data_size holds only %" PRIu64 " data pages",
+				  i,
+				  img->usw.data_pages);
 	if (img->usw_cache_idx < img->n_map_pages &&
 	    img->usw_first[img->usw_cache_idx] <= i &&
 	    i - img->usw_first[img->usw_cache_idx] <

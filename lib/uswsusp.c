@@ -135,14 +135,14 @@ static int read_header(struct hib_image *img, uint8_t *used)
 	u->header_offset = off;
 	if ((why = hib_usw_bad_offset(img, off)))
 		return hib_seterr(img, HIB_ERR_DAMAGED,
-				  "resume page: uswsusp image header offset 0x%llx is %s",
-				  (unsigned long long)off, why);
+				  "resume page: uswsusp image header offset 0x%" PRIx64 " is %s",
+				  off, why);
 	bit_test_set(used, off / ps);
 	pg = malloc(ps);
 	if (!pg)
 		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
-	snprintf(what, sizeof(what), "uswsusp image header (device offset 0x%llx)",
-		 (unsigned long long)off);
+	snprintf(what, sizeof(what), "uswsusp image header (device offset 0x%" PRIx64 ")",
+		 off);
 	rc = hib_pread(img, pg, ps, off, what);
 	if (rc)
 		goto out;
@@ -170,9 +170,9 @@ static int read_header(struct hib_image *img, uint8_t *used)
 	dsize = u->image_data_size;
 	if (dsize == 0 || dsize % ps || dsize > img->devsize) {
 		rc = hib_seterr(img, HIB_ERR_DAMAGED,
-				"%s: image_data_size %llu is not a whole number of pages within the device (%llu bytes)",
-				what, (unsigned long long)dsize,
-				(unsigned long long)img->devsize);
+				"%s: image_data_size %" PRIu64 " is not a whole number of pages within the device (%" PRIu64 " bytes)",
+				what, dsize,
+				img->devsize);
 		goto out;
 	}
 	u->data_pages = dsize / ps;
@@ -182,17 +182,17 @@ static int read_header(struct hib_image *img, uint8_t *used)
 	    ((u->flags & HIB_USW_COMPRESSED) ? u->pages > u->data_pages * UNC_PAGES :
 	     u->pages != u->data_pages)) {
 		rc = hib_seterr(img, HIB_ERR_DAMAGED,
-				"%s: pages %llu cannot be stored in image_data_size %llu (%llu pages, %s)",
-				what, (unsigned long long)u->pages,
-				(unsigned long long)dsize,
-				(unsigned long long)u->data_pages,
+				"%s: pages %" PRIu64 " cannot be stored in image_data_size %" PRIu64 " (%" PRIu64 " pages, %s)",
+				what, u->pages,
+				dsize,
+				u->data_pages,
 				(u->flags & HIB_USW_COMPRESSED) ? "compressed" : "uncompressed");
 		goto out;
 	}
 	if ((why = hib_usw_bad_offset(img, u->map_start)))
 		rc = hib_seterr(img, HIB_ERR_DAMAGED,
-				"%s: map_start 0x%llx is %s", what,
-				(unsigned long long)u->map_start, why);
+				"%s: map_start 0x%" PRIx64 " is %s", what,
+				u->map_start, why);
 out:
 	free(pg);
 	return rc;
@@ -221,8 +221,8 @@ static int read_info_page(struct hib_image *img)
 	if (rc)
 		return rc;
 	at = dev * ps;
-	snprintf(what, sizeof(what), "swsusp_info (data page 0, device offset 0x%llx)",
-		 (unsigned long long)at);
+	snprintf(what, sizeof(what), "swsusp_info (data page 0, device offset 0x%" PRIx64 ")",
+		 at);
 	if (!(img->usw.flags & HIB_USW_COMPRESSED))
 		return hib_pread(img, img->info_page, ps, dev * ps, what);
 
@@ -240,16 +240,16 @@ static int read_info_page(struct hib_image *img)
 	len = hib_get_word(&img->lay, cmp, hdr);
 	if (len == 0 || len > WORST_COMPRESS((uint64_t)UNC_PAGES * ps)) {
 		rc = hib_seterr(img, HIB_ERR_DAMAGED,
-				"block 0 (data page 0, device offset 0x%llx): invalid compressed length %llu",
-				(unsigned long long)at, (unsigned long long)len);
+				"block 0 (data page 0, device offset 0x%" PRIx64 "): invalid compressed length %" PRIu64,
+				at, len);
 		goto out;
 	}
 	need = div_round_up(hdr + len, ps);
 	if (need > img->usw.data_pages) {
 		rc = hib_seterr(img, HIB_ERR_DAMAGED,
-				"block 0 (device offset 0x%llx): needs %llu pages, image_data_size holds %llu",
-				(unsigned long long)at, (unsigned long long)need,
-				(unsigned long long)img->usw.data_pages);
+				"block 0 (device offset 0x%" PRIx64 "): needs %" PRIu64 " pages, image_data_size holds %" PRIu64,
+				at, need,
+				img->usw.data_pages);
 		goto out;
 	}
 	for (k = 1; k < need; k++) {
@@ -263,8 +263,8 @@ static int read_info_page(struct hib_image *img)
 			    (size_t)UNC_PAGES * ps, &out);
 	if (rc || out < ps || out % ps) {
 		rc = hib_seterr(img, HIB_ERR_DAMAGED,
-				"block 0 (data page 0, device offset 0x%llx): LZO decompression failed (error %d, %llu compressed bytes, %zu decoded)",
-				(unsigned long long)at, rc, (unsigned long long)len, out);
+				"block 0 (data page 0, device offset 0x%" PRIx64 "): LZO decompression failed (error %d, %" PRIu64 " compressed bytes, %zu decoded)",
+				at, rc, len, out);
 		goto out;
 	}
 	memcpy(img->info_page, unc, ps);
@@ -325,17 +325,17 @@ static int uswsusp_load(struct hib_image *img)
 	rc = hib_usw_map_entry(img, 0, &dev0);
 	if (rc)
 		goto fail;
-	snprintf(where, sizeof(where), "stream page 0, data page 0 at device offset 0x%llx",
-		 (unsigned long long)(dev0 * img->lay.ps));
+	snprintf(where, sizeof(where), "stream page 0, data page 0 at device offset 0x%" PRIx64,
+		 dev0 * img->lay.ps);
 	rc = hib_info_decode(img, where);
 	if (rc)
 		goto fail;
 	if (in->pages != u->pages) {
 		rc = hib_seterr(img, HIB_ERR_DAMAGED,
-				"uswsusp image header (device offset 0x%llx): pages %llu, but swsusp_info says %llu",
-				(unsigned long long)u->header_offset,
-				(unsigned long long)u->pages,
-				(unsigned long long)in->pages);
+				"uswsusp image header (device offset 0x%" PRIx64 "): pages %" PRIu64 ", but swsusp_info says %" PRIu64,
+				u->header_offset,
+				u->pages,
+				in->pages);
 		goto fail;
 	}
 	return HIB_OK;
@@ -375,18 +375,18 @@ static int uswsusp_finish(struct hib_image *img, const struct hib_stream_end *en
 
 	if (end->left_pages)
 		return hib_seterr(img, HIB_ERR_DAMAGED,
-				  "chunk %llu (data page %llu, device offset 0x%llx): decodes to %llu pages, %llu of them past the end of the stream (pages %llu)",
-				  (unsigned long long)end->chunk.index,
-				  (unsigned long long)end->chunk.map_entry,
-				  (unsigned long long)(end->chunk.devpage * ps),
-				  (unsigned long long)end->chunk_pages,
-				  (unsigned long long)end->left_pages,
-				  (unsigned long long)u->pages);
+				  "chunk %" PRIu64 " (data page %" PRIu64 ", device offset 0x%" PRIx64 "): decodes to %" PRIu64 " pages, %" PRIu64 " of them past the end of the stream (pages %" PRIu64 ")",
+				  end->chunk.index,
+				  end->chunk.map_entry,
+				  end->chunk.devpage * ps,
+				  end->chunk_pages,
+				  end->left_pages,
+				  u->pages);
 	if (end->entries_used != u->data_pages)
 		return hib_seterr(img, HIB_ERR_DAMAGED,
-				  "data pages: the stream ends after %llu of the %llu data pages image_data_size holds",
-				  (unsigned long long)end->entries_used,
-				  (unsigned long long)u->data_pages);
+				  "data pages: the stream ends after %" PRIu64 " of the %" PRIu64 " data pages image_data_size holds",
+				  end->entries_used,
+				  u->data_pages);
 	if (!sum)
 		return HIB_OK;
 	MD5Final(prog->md5, sum);
@@ -396,9 +396,9 @@ static int uswsusp_finish(struct hib_image *img, const struct hib_stream_end *en
 		hex16(want, u->checksum);
 		hex16(got, prog->md5);
 		return hib_seterr(img, HIB_ERR_DAMAGED,
-				  "MD5 mismatch over %llu stream pages: header %s (device offset 0x%llx), data %s (suspend-utils: \"MD5 checksum does not match\")",
-				  (unsigned long long)u->pages, want,
-				  (unsigned long long)(u->header_offset + 32), got);
+				  "MD5 mismatch over %" PRIu64 " stream pages: header %s (device offset 0x%" PRIx64 "), data %s (suspend-utils: \"MD5 checksum does not match\")",
+				  u->pages, want,
+				  u->header_offset + 32, got);
 	}
 	return HIB_OK;
 }

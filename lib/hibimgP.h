@@ -164,6 +164,7 @@ HIB_HIDDEN void hib_abi_out(void *caller, const void *full);
 #define HIB_V1_hib_export_result      HIB_V1_END(hib_export_result, kernel_map_loads)
 #define HIB_V1_hib_slot_usage         HIB_V1_END(hib_slot_usage, first_foreign)
 #define HIB_V1_hib_map_page          HIB_V1_END(hib_map_page, extents)
+#define HIB_V1_hib_checksum          HIB_V1_END(hib_checksum, none_why)
 #define HIB_V1_hib_stats_opts         HIB_V1_END(hib_stats_opts, threads)
 #define HIB_V1_hib_sim_opts           HIB_V1_END(hib_sim_opts, zstd_level)
 
@@ -272,6 +273,9 @@ struct hib_container {
 	 * yet; NULL: none */
 	uint64_t (*own_slots)(const struct hib_image *img, uint8_t *bits, uint64_t nbits);
 	void (*release)(struct hib_image *img); /* what load allocated of its own */
+	/* fills kind, the stored value or none_why (c is zeroed, full size);
+	 * false: not known yet (its header not read) */
+	bool (*checksum)(const struct hib_image *img, struct hib_checksum *c);
 	/* its fields at the end of the resume page; NULL: the kernel's */
 	void (*decode_tail)(struct hib_image *img, const unsigned char *pg);
 	bool kernel_chunks;         /* 32-page chunks from stream page 1 */

@@ -222,6 +222,20 @@ fail:
 	return rc;
 }
 
+/* The kernel keeps a CRC32 of the stream only where it compressed it
+ * (swsusp_write() sets SF_CRC32_MODE with compression). */
+static bool swsusp_checksum(const struct hib_image *img, struct hib_checksum *c)
+{
+	if (img->hdr.flags & HIB_SF_CRC32_MODE) {
+		c->kind = HIB_CHECKSUM_CRC32;
+		c->crc32 = img->hdr.crc32;
+	} else {
+		c->kind = HIB_CHECKSUM_NONE;
+		c->none_why = "uncompressed image: the kernel keeps no checksum";
+	}
+	return true;
+}
+
 const struct hib_container hib_swsusp = {
 	.name = "swsusp",
 	.map_page_name = "swap map",
@@ -232,4 +246,5 @@ const struct hib_container hib_swsusp = {
 	.load = swsusp_load,
 	.map_entry = swsusp_map_entry,
 	.map_page = swsusp_map_page,
+	.checksum = swsusp_checksum,
 };

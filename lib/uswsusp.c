@@ -418,6 +418,20 @@ static void uswsusp_sum_update(void *sum, const void *buf, size_t len)
 	MD5Update(sum, buf, len);
 }
 
+static bool uswsusp_checksum(const struct hib_image *img, struct hib_checksum *c)
+{
+	if (!img->usw_loaded)
+		return false;
+	if (img->usw.flags & HIB_USW_CHECKSUM) {
+		c->kind = HIB_CHECKSUM_MD5;
+		memcpy(c->md5, img->usw.checksum, sizeof(c->md5));
+	} else {
+		c->kind = HIB_CHECKSUM_NONE;
+		c->none_why = "s2disk was not asked to compute one";
+	}
+	return true;
+}
+
 const struct hib_container hib_uswsusp = {
 	.name = "uswsusp",
 	.map_page_name = "extents",
@@ -434,4 +448,5 @@ const struct hib_container hib_uswsusp = {
 	.map_page = hib_usw_map_page,
 	.own_slots = uswsusp_own_slots,
 	.release = uswsusp_release,
+	.checksum = uswsusp_checksum,
 };

@@ -360,6 +360,46 @@ static void raw_map_walk(const char *path, uint64_t off, struct raw_map *m)
 
 /* The map walk, the disk bytes read and the image's slots, each as the
  * raw walk counts them. */
+/* The kernel's CRC32 as the container tells it: the u32 at 36 bytes from
+ * the end of the resume page (struct swsusp_header), read here from the
+ * file; none where the header has no SF_CRC32_MODE (bit 2). */
+START_TEST(checksum_is_the_headers)
+{
+	const char *name = fixtures[_i];
+	uint64_t off = fx_offset(name);
+	struct hib_checksum c = HIB_INIT(struct hib_checksum);
+	static unsigned char pg[65536];
+	struct hib_image *img;
+	unsigned int ps;
+	char path[512];
+	uint32_t crc, flags;
+	FILE *f;
+
+	fixture_img(path, sizeof(path), name);
+	img = hib_image_new();
+	ck_assert_int_eq(open_at(img, path, off), HIB_OK);
+	ps = hib_image_header(img)->page_size;
+	ck_assert(ps >= 4096 && ps <= sizeof(pg));
+	f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fseeko(f, (off_t)(off * ps), SEEK_SET), 0);
+	ck_assert_uint_eq(fread(pg, 1, ps, f), ps);
+	fclose(f);
+	crc = pg[ps - 36] | pg[ps - 35] << 8 | pg[ps - 34] << 16 | (uint32_t)pg[ps - 33] << 24;
+	flags = pg[ps - 24] | pg[ps - 23] << 8 | pg[ps - 22] << 16 | (uint32_t)pg[ps - 21] << 24;
+	ck_assert_int_eq(hib_image_load(img), HIB_OK);
+	ck_assert_int_eq(hib_image_checksum(img, &c), HIB_OK);
+	if (flags & 4) {
+		ck_assert_int_eq(c.kind, HIB_CHECKSUM_CRC32);
+		ck_assert_uint_eq(c.crc32, crc);
+	} else {
+		ck_assert_int_eq(c.kind, HIB_CHECKSUM_NONE);
+		ck_assert_ptr_nonnull(strstr(c.none_why, "uncompressed"));
+	}
+	hib_image_free(img);
+}
+END_TEST
+
 START_TEST(counts_match_the_raw_map)
 {
 	const char *name = fixtures[_i];
@@ -434,6 +474,7 @@ static Suite *reader_suite(void)
 	tcase_add_loop_test(tc, sidecar_matches_kernel_log, 0, (int)nfixtures);
 	tcase_add_loop_test(tc, reader_matches_kernel, 0, (int)nfixtures);
 	tcase_add_loop_test(tc, counts_match_the_raw_map, 0, (int)nfixtures);
+	tcase_add_loop_test(tc, checksum_is_the_headers, 0, (int)nfixtures);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("threads");

@@ -220,6 +220,40 @@ START_TEST(usw_crafted_numbers)
 }
 END_TEST
 
+/* The stored MD5 as the container tells it, or why there is none; before
+ * the header is read, nothing to tell. */
+START_TEST(usw_checksum)
+{
+	static unsigned char dev[USW_PAGES * 4096];
+	static const unsigned char md5[16] = "0123456789abcdef";
+	struct hib_checksum c = HIB_INIT(struct hib_checksum);
+	struct hib_image *img;
+	int with;
+
+	mk_tmpdir();
+	for (with = 0; with <= 1; with++) {
+		usw_build(dev);
+		if (with) {
+			put_le(dev + 4096 + 8, 0x10 | HIB_USW_CHECKSUM, 4);
+			memcpy(dev + 4096 + 32, md5, 16);  /* checksum[16] */
+		}
+		img = hib_image_new();
+		ck_assert_int_eq(hib_image_open(img, write_file("usw", dev, sizeof(dev))), HIB_OK);
+		ck_assert_int_eq(hib_image_checksum(img, &c), HIB_ERR_INVAL);
+		ck_assert_int_eq(hib_image_load(img), HIB_OK);
+		ck_assert_int_eq(hib_image_checksum(img, &c), HIB_OK);
+		if (with) {
+			ck_assert_int_eq(c.kind, HIB_CHECKSUM_MD5);
+			ck_assert_mem_eq(c.md5, md5, 16);
+		} else {
+			ck_assert_int_eq(c.kind, HIB_CHECKSUM_NONE);
+			ck_assert_ptr_nonnull(strstr(c.none_why, "s2disk"));
+		}
+		hib_image_free(img);
+	}
+}
+END_TEST
+
 START_TEST(usw_header_layouts)
 {
 	static unsigned char dev[USW_PAGES * 4096];
@@ -274,6 +308,7 @@ static Suite *uswsusp_suite(void)
 	tcase_add_loop_test(tc, usw_crafted_numbers, 0,
 			    (int)(sizeof(usw_cases) / sizeof(usw_cases[0])));
 	tcase_add_test(tc, usw_header_layouts);
+	tcase_add_test(tc, usw_checksum);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -206,7 +206,7 @@ int cli_getopt(struct cli *c, int argc, char **argv)
 		case 'O': c->outfile = optarg; continue;
 		case 'f': c->force = 1; continue;
 		case CV_DEVICE: c->device = 1; continue;
-		case 'q': c->quiet = 1; continue;
+		case 'q': c->quiet = c->out.quiet = 1; continue;
 		case 'v': c->verbose++; continue;
 		case 'h': cli_usage(c);
 		case 'V': print_version();

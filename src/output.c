@@ -31,6 +31,9 @@ struct tmeta {
 static struct tmeta tables[MAX_TABLES];
 int out_json_printed;
 
+/* --list-columns names the JSON type: a hex column is a number there */
+static const char *const type_names[] = { "string", "number", "boolean", "size", "number" };
+
 static void json_string(const char *v)
 {
 	putchar('"');
@@ -110,10 +113,11 @@ void out_table_col_flags(struct libscols_table *tb, const char *name,
 	else
 		snprintf(key, sizeof(key), "%s", name);
 	cl = scols_table_new_column(tb, key, 0,
-				    t == OUT_NUM || t == OUT_SIZE ? SCOLS_FL_RIGHT : 0);
+				    t == OUT_NUM || t == OUT_SIZE || t == OUT_HEX ? SCOLS_FL_RIGHT : 0);
 	if (!cl)
 		xmalloc_fail();
-	scols_column_set_json_type(cl, t == OUT_NUM || t == OUT_SIZE ? SCOLS_JSON_NUMBER :
+	scols_column_set_json_type(cl, t == OUT_NUM || t == OUT_SIZE || t == OUT_HEX ?
+				   SCOLS_JSON_NUMBER :
 				   t == OUT_BOOL ? SCOLS_JSON_BOOLEAN :
 				   SCOLS_JSON_STRING);
 	m->type[m->ncols] = t;
@@ -182,6 +186,18 @@ static char *human_size(const char *bytes)
 	return s;
 }
 
+/* "0x1f" -> "31"; NULL for what is not in that form (an empty cell) */
+static char *hex_decimal(const char *v)
+{
+	char *s;
+
+	if (!v || v[0] != '0' || (v[1] != 'x' && v[1] != 'X'))
+		return NULL;
+	if (asprintf(&s, "%llu", strtoull(v, NULL, 16)) < 0)
+		xmalloc_fail();
+	return s;
+}
+
 static int name_is(const char *name, const char *want, size_t len)
 {
 	char a[64], b[64];
@@ -197,7 +213,6 @@ static int name_is(const char *name, const char *want, size_t len)
 
 static void list_columns(struct libscols_table *tb, const struct tmeta *m)
 {
-	static const char *tn[] = { "string", "number", "boolean", "size" };
 	size_t i;
 
 	for (i = 0; i < m->ncols; i++) {
@@ -205,7 +220,7 @@ static void list_columns(struct libscols_table *tb, const struct tmeta *m)
 		char key[64];
 
 		out_key(key, sizeof(key), scols_column_get_name(cl));
-		printf("%-20s %-8s%s\n", key, tn[m->type[i]],
+		printf("%-20s %-8s%s\n", key, type_names[m->type[i]],
 		       m->flags[i] & OUT_COL_EXTRA ? "" : " (default)");
 	}
 }
@@ -245,13 +260,17 @@ static void select_columns(struct libscols_table *tb, const struct tmeta *m)
 	}
 }
 
+/* Cells in the form of the view: sizes human for people (unless -b), hex
+ * numbers decimal for scripts. */
 static void humanize(struct libscols_table *tb, const struct tmeta *m)
 {
+	int machine = m->o.json || m->o.raw || m->o.pairs;
+	int sizes = !machine && !m->o.bytes;
 	struct libscols_iter *it;
 	struct libscols_line *ln;
 	size_t i;
 
-	if (m->o.json || m->o.raw || m->o.pairs || m->o.bytes)
+	if (!sizes && !machine)
 		return;
 	it = scols_new_iter(SCOLS_ITER_FORWARD);
 	if (!it)
@@ -260,12 +279,17 @@ static void humanize(struct libscols_table *tb, const struct tmeta *m)
 		for (i = 0; i < m->ncols; i++) {
 			struct libscols_cell *ce;
 			const char *d;
+			char *dec;
 
-			if (m->type[i] != OUT_SIZE)
+			if (!(m->type[i] == OUT_SIZE && sizes) &&
+			    !(m->type[i] == OUT_HEX && machine))
 				continue;
 			ce = scols_line_get_column_cell(ln, scols_table_get_column(tb, i));
 			d = ce ? scols_cell_get_data(ce) : NULL;
-			if (d && *d >= '0' && *d <= '9')
+			if (m->type[i] == OUT_HEX) {
+				if ((dec = hex_decimal(d)))
+					scols_cell_refer_data(ce, dec);
+			} else if (d && *d >= '0' && *d <= '9')
 				scols_cell_refer_data(ce, human_size(d));
 		}
 	scols_free_iter(it);
@@ -278,7 +302,7 @@ int out_table_print(struct libscols_table *tb)
 
 	if (m && m->o.list_columns)
 		list_columns(tb, m);
-	else {
+	else if (!m || !m->o.quiet) {
 		if (m) {
 			humanize(tb, m);
 			select_columns(tb, m);
@@ -410,29 +434,42 @@ static void check_fields(struct out_rec **recs, size_t n, const struct out_opts 
 	}
 }
 
+static const char *field_value(const struct out_field *f, const struct out_opts *o,
+			       char **tofree)
+{
+	*tofree = NULL;
+	if (f->type == OUT_SIZE && !o->bytes && !o->raw && !o->pairs &&
+	    *f->value >= '0' && *f->value <= '9')
+		return *tofree = human_size(f->value);
+	if (f->type == OUT_HEX && (o->raw || o->pairs) && (*tofree = hex_decimal(f->value)))
+		return *tofree;
+	return f->value;
+}
+
 /* Scripts: "key=value" (-r) or KEY="value" (-P) lines with the JSON keys,
  * as blkid -o export and lsblk -P print them; a blank line between records. */
 static void print_pairs(const struct out_field *f, const struct out_opts *o)
 {
-	char key[64];
-	const char *v;
+	char key[64], *tofree;
+	const char *v, *val = field_value(f, o, &tofree);
 
 	out_key(key, sizeof(key), f->key);
 	if (o->raw) {
 		fputs(key, stdout);
 		putchar('=');
-		for (v = f->value; *v; v++)
+		for (v = val; *v; v++)
 			if ((unsigned char)*v < 0x20 || *v == '\\' || *v == 0x7f)
 				printf("\\x%02x", (unsigned char)*v);
 			else
 				putchar(*v);
 		putchar('\n');
+		free(tofree);
 		return;
 	}
 	for (v = key; *v; v++)
 		putchar(*v >= 'a' && *v <= 'z' ? *v - 'a' + 'A' : *v);
 	fputs("=\"", stdout);
-	for (v = f->value; *v; v++) {
+	for (v = val; *v; v++) {
 		/* what is special inside a shell's double quotes */
 		if (*v == '"' || *v == '\\' || *v == '$' || *v == '`')
 			putchar('\\');
@@ -442,16 +479,7 @@ static void print_pairs(const struct out_field *f, const struct out_opts *o)
 			putchar(*v);
 	}
 	fputs("\"\n", stdout);
-}
-
-static const char *field_value(const struct out_field *f, const struct out_opts *o,
-			       char **tofree)
-{
-	*tofree = NULL;
-	if (f->type == OUT_SIZE && !o->bytes && !o->raw && !o->pairs &&
-	    *f->value >= '0' && *f->value <= '9')
-		return *tofree = human_size(f->value);
-	return f->value;
+	free(tofree);
 }
 
 /* People: a titled block of aligned "label  value" lines per record, through
@@ -486,10 +514,13 @@ static int print_human(struct out_rec **recs, size_t n, const struct out_opts *o
 			struct libscols_line *ln = out_table_line(tb);
 			char *h;
 
-			if (!f->key)
+			/* -n: no section titles, so nothing to indent under */
+			if (!f->key) {
+				if (o->noheadings)
+					continue;
 				out_cell(ln, 0, "%s", f->label);
-			else {
-				out_cell(ln, 0, "  %s", f->label);
+			} else {
+				out_cell(ln, 0, "%s%s", o->noheadings ? "" : "  ", f->label);
 				out_cell(ln, 1, "%s", field_value(f, o, &h));
 				free(h);
 			}
@@ -551,7 +582,6 @@ static int print_json(struct out_rec **recs, size_t n, const struct out_opts *o,
 
 static void list_fields(struct out_rec **recs, size_t n)
 {
-	static const char *tn[] = { "string", "number", "boolean", "size" };
 	size_t i, k, j;
 
 	for (i = 0; i < n; i++)
@@ -573,7 +603,7 @@ static void list_fields(struct out_rec **recs, size_t n)
 			if (seen)
 				continue;
 			out_key(key, sizeof(key), f->key);
-			printf("%-24s %-8s %s\n", key, tn[f->type], f->label);
+			printf("%-24s %-8s %s\n", key, type_names[f->type], f->label);
 		}
 }
 
@@ -584,5 +614,7 @@ int out_recs_print(struct out_rec **recs, size_t n, const struct out_opts *o,
 		list_fields(recs, n);
 		return 0;
 	}
+	if (o->quiet)
+		return 0;
 	return o->json ? print_json(recs, n, o, name) : print_human(recs, n, o);
 }

@@ -17,12 +17,16 @@ struct out_opts {
 	int bytes;                  /* OUT_SIZE cells as exact byte counts */
 	const char *columns;        /* -o: the columns or fields to print, in order */
 	int list_columns;
+	int quiet;                  /* -q: print no table nor record, only the status */
 };
 
 /* OUT_SIZE: a byte count, printed in a human form ("1.5G") in tables and
  * records for people unless --bytes; always the exact number in JSON, raw
- * and pairs. */
-enum out_type { OUT_STR, OUT_NUM, OUT_BOOL, OUT_SIZE };
+ * and pairs.
+ * OUT_HEX: a number people read in hex (a PFN, flags, a CRC, an offset): the
+ * caller formats it "0x..." at the width it wants, people see that; JSON,
+ * raw and pairs get the number in decimal, so scripts need no hex parser. */
+enum out_type { OUT_STR, OUT_NUM, OUT_BOOL, OUT_SIZE, OUT_HEX };
 
 /* The key a JSON document, raw and pairs output use for a field or column
  * named name: lower case, '_' for '-' ("FIRST-ENTRY" -> "first_entry"). */

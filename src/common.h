@@ -25,6 +25,12 @@ void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void die_(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 void errtryhelp(const char *cmd) __attribute__((noreturn));
 int rc_to_exit(int rc);
+/* The status of a command that took several inputs: the worst of theirs,
+ * in the order 0 intact < 4 encrypted < 1 damaged < 2 usage or unsupported
+ * < 3 I/O error (hibimg(1), EXIT STATUS). */
+int exit_worst(int a, int b);
+/* A status as a record's "status" says it: "intact", "damaged", ... */
+const char *exit_name(int status);
 /* Opens spec into a new handle; on failure prints why and exits. */
 struct hib_image *open_image(const char *spec, uint64_t resume_offset);
 uint64_t parse_u64(const char *s, const char *what);

@@ -88,6 +88,35 @@ int rc_to_exit(int rc)
 	}
 }
 
+static int severity(int status)
+{
+	switch (status) {
+	case EXIT_INTACT:    return 0;
+	case EXIT_ENCRYPTED: return 1;
+	case EXIT_DAMAGED:   return 2;
+	case EXIT_USAGE:     return 3;
+	default:             return 4;    /* EXIT_IOERR, and anything unknown */
+	}
+}
+
+/* An encrypted image is not verified, but nothing is wrong with it: any
+ * damage elsewhere says more. */
+int exit_worst(int a, int b)
+{
+	return severity(b) > severity(a) ? b : a;
+}
+
+const char *exit_name(int status)
+{
+	switch (status) {
+	case EXIT_INTACT:    return "intact";
+	case EXIT_DAMAGED:   return "damaged";
+	case EXIT_USAGE:     return "unsupported";
+	case EXIT_ENCRYPTED: return "encrypted";
+	default:             return "io-error";
+	}
+}
+
 struct hib_image *open_image(const char *spec, uint64_t resume_offset)
 {
 	struct hib_image *img = hib_image_new();

@@ -4,36 +4,28 @@
  */
 #include "config.h"
 #include "describe.h"
+#include "options.h"
 
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void __attribute__((noreturn)) usage(void)
-{
-	printf("Usage:\n hibimg info [options] [<spec>...]\n\n");
-	printf("Describe hibernation images and swap areas. A <spec> is a file, a block\n"
-	       "device, or LABEL=, UUID=, PARTUUID=. Without one, the configured resume\n"
-	       "device and every area libblkid reports as swsuspend are described.\n\n");
-	printf("Options:\n"
-	       " -J, --json                 use JSON output format\n"
-	       " -r, --raw                  use raw output format\n"
-	       " -R, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
-	       "     --no-scan              do not search memory for the kernel release\n"
-	       "                              nor the swap area for slots holding data\n"
-	       USAGE_HELP_OPTIONS);
-	printf("\nSee hibimg-info(1).\n");
-	exit(EXIT_SUCCESS);
-}
+static const struct cli_opt info_opts[] = {
+	{ "no-scan", no_argument, OPT_LONG + 0, NULL,
+	  "do not search memory for the kernel release\nnor the swap area for slots holding data" },
+	{ NULL, 0, 0, NULL, NULL }
+};
 
 /* Returns the exit status for this area; the record gets what was learned
- * before any failure. */
-static int describe(struct out_rec *r, const char *spec, uint64_t offset, int scan)
+ * before any failure. An error is said once: on standard error for people,
+ * in the record (with its status) for scripts. */
+static int describe(struct out_rec *r, const char *spec, uint64_t offset, int scan,
+		    const struct out_opts *oo, int several)
 {
 	struct hib_image *img = hib_image_new();
 	struct hib_identity id = HIB_INIT(struct hib_identity);
-	int rc;
+	int rc, opened = 0;
 
 	if (!img)
 		die_(EXIT_IOERR, "out of memory");
@@ -44,6 +36,7 @@ static int describe(struct out_rec *r, const char *spec, uint64_t offset, int sc
 		out_rec_add(r, "path", "path", OUT_STR, "%s", spec);
 		goto out;
 	}
+	opened = 1;
 	describe_header(r, img);
 	if (hib_image_header(img)->kind == HIB_KIND_SPENT) {
 		/* Describe the remains; damage there is a finding, not an
@@ -95,7 +88,7 @@ static int describe(struct out_rec *r, const char *spec, uint64_t offset, int sc
 		out_rec_section(r, "Swap slots");
 		out_rec_add(r, "area-slots", "slots in the area", OUT_NUM, "%" PRIu64,
 			    su.area_pages);
-		out_rec_add(r, "image-slots", "held by the image (incl. resume page)",
+		out_rec_add(r, "image-slots", "image slots (incl. resume page)",
 			    OUT_NUM, "%" PRIu64, su.image_slots);
 		/* Pages swapped out before hibernation: evidence the image lacks. */
 		out_rec_add(r, "foreign-slots", "other slots holding data", OUT_NUM,
@@ -106,8 +99,16 @@ static int describe(struct out_rec *r, const char *spec, uint64_t offset, int sc
 	}
 out:
 	if (rc) {
-		out_rec_add(r, "error", "error", OUT_STR, "%s", hib_image_error(img));
-		warnx_("%s", hib_image_error(img));
+		if (oo->json || oo->raw || oo->pairs) {
+			out_rec_add(r, "status", "status", OUT_STR, "%s",
+				    exit_name(rc_to_exit(rc)));
+			out_rec_add(r, "error", "error", OUT_STR, "%s", hib_image_error(img));
+		}
+		/* a failed open names the spec already */
+		if (several && opened)
+			warnx_("%s: %s", hib_image_path(img), hib_image_error(img));
+		else
+			warnx_("%s", hib_image_error(img));
 	}
 	hib_image_free(img);
 	return rc_to_exit(rc);
@@ -115,32 +116,22 @@ out:
 
 int cmd_info(int argc, char **argv)
 {
-	enum { OPT_NOSCAN = 256 };
-	static const struct option longopts[] = {
-		{ "json",          no_argument,       NULL, 'J' },
-		{ "raw",           no_argument,       NULL, 'r' },
-		{ "resume-offset", required_argument, NULL, 'R' },
-		{ "no-scan",       no_argument,       NULL, OPT_NOSCAN },
-		{ "help",          no_argument,       NULL, 'h' },
-		{ "version",       no_argument,       NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
+	struct cli cl = {
+		.cmd = "info",
+		.synopsis = "[options] [<spec>...]",
+		.about = "Describe hibernation images and swap areas. A <spec> is a file, a block\n"
+			 "device, or LABEL=, UUID=, PARTUUID=. Without one, the configured resume\n"
+			 "device and every area libblkid reports as swsuspend are described.",
+		.epilog = "Exit status: the worst of the areas' (hibimg(1), EXIT STATUS).\n",
+		.common = CO_VIEW | CO_QUIET | CO_RESUME,
+		.own = info_opts,
 	};
-	struct out_opts oo = { 0 };
 	struct out_rec **recs;
-	uint64_t offset = 0;
 	int c, scan = 1, status = EXIT_INTACT, i, n;
 
-	while ((c = getopt_long(argc, argv, "JrR:hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'J': oo.json = 1; break;
-		case 'r': oo.raw = 1; break;
-		case 'R': offset = parse_u64(optarg, "resume offset"); break;
-		case OPT_NOSCAN: scan = 0; break;
-		case 'h': usage();
-		case 'V': print_version();
-		default: errtryhelp("info");
-		}
-	}
+	while ((c = cli_getopt(&cl, argc, argv)) != -1)
+		if (c == OPT_LONG + 0)
+			scan = 0;
 
 	if (optind == argc) {
 		struct hib_found_list *found;
@@ -151,10 +142,10 @@ int cmd_info(int argc, char **argv)
 		nf = hib_found_count(found);
 		if (nf == 0) {
 			hib_discover_free(found);
-			if (!oo.json)
-				printf("No resume device configured and no hibernation image found.\n");
-			else
+			if (cl.out.json)
 				printf("{\n   \"images\": []\n}\n");
+			else if (!cl.quiet && !cl.out.raw && !cl.out.pairs)
+				printf("No resume device configured and no hibernation image found.\n");
 			return EXIT_INTACT;
 		}
 		recs = calloc(nf, sizeof(*recs));
@@ -162,12 +153,10 @@ int cmd_info(int argc, char **argv)
 			die_(EXIT_IOERR, "out of memory");
 		for (k = 0; k < nf; k++) {
 			const struct hib_found *f = hib_found_get(found, k);
-			int s;
 
 			recs[k] = out_rec_new();
-			s = describe(recs[k], f->path, f->resume_offset, scan);
-			if (s > status)
-				status = s;
+			status = exit_worst(status, describe(recs[k], f->path, f->resume_offset,
+							     scan, &cl.out, nf > 1));
 		}
 		n = (int)nf;
 		hib_discover_free(found);
@@ -177,15 +166,14 @@ int cmd_info(int argc, char **argv)
 		if (!recs)
 			die_(EXIT_IOERR, "out of memory");
 		for (i = 0; i < n; i++) {
-			int s;
-
 			recs[i] = out_rec_new();
-			s = describe(recs[i], argv[optind + i], offset, scan);
-			if (s > status)
-				status = s;
+			status = exit_worst(status, describe(recs[i], argv[optind + i],
+							     cl.resume_offset, scan, &cl.out,
+							     n > 1));
 		}
 	}
-	out_recs_print(recs, (size_t)n, &oo, "images");
+	if (out_recs_print(recs, (size_t)n, &cl.out, "images"))
+		status = exit_worst(status, EXIT_IOERR);
 	for (i = 0; i < n; i++)
 		out_rec_free(recs[i]);
 	free(recs);

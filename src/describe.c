@@ -17,7 +17,7 @@ void describe_header(struct out_rec *r, const struct hib_image *img)
 
 	out_rec_add(r, "path", "path", OUT_STR, "%s", hib_image_path(img));
 	out_rec_add(r, "kind", "kind", OUT_STR, "%s", hib_kind_name(h->kind));
-	out_rec_add(r, "device-size", "device size", OUT_NUM, "%" PRIu64, h->device_size);
+	out_rec_add(r, "device-size", "device size", OUT_SIZE, "%" PRIu64, h->device_size);
 	if (!h->page_size)
 		return;
 	out_rec_add(r, "page-size", "page size", OUT_NUM, "%u", h->page_size);
@@ -31,15 +31,15 @@ void describe_header(struct out_rec *r, const struct hib_image *img)
 	out_rec_add(r, "sig", "signature", OUT_STR, "%s", h->sig);
 	out_rec_add(r, "orig-sig", "original signature", OUT_STR, "%s", h->orig_sig);
 	if (hib_image_container_flags(img) & HIB_CT_OWN_HEADER) {
-		out_rec_add(r, "image-offset", "image header (byte offset)", OUT_NUM,
-			    "%" PRIu64, h->image);
+		out_rec_add(r, "image-offset", "image header (byte offset)", OUT_HEX,
+			    "0x%" PRIx64, h->image);
 	} else {
 		out_rec_add(r, "image", "first map page", OUT_NUM, "%" PRIu64, h->image);
-		out_rec_add(r, "flags", "flags", OUT_NUM, "%u", h->flags);
+		out_rec_add(r, "flags", "flags", OUT_HEX, "0x%x", h->flags);
 		out_rec_add(r, "flag-names", "flag names", OUT_STR, "%s",
 			    flags_string(h->flags, buf, sizeof(buf)));
-		out_rec_add(r, "crc32", "crc32", OUT_STR, "0x%08x", h->crc32);
-		out_rec_add(r, "hw-sig", "hardware signature", OUT_STR, "0x%08x", h->hw_sig);
+		out_rec_add(r, "crc32", "crc32", OUT_HEX, "0x%08x", h->crc32);
+		out_rec_add(r, "hw-sig", "hardware signature", OUT_HEX, "0x%08x", h->hw_sig);
 	}
 	out_rec_section(r, "Swap header");
 	out_rec_add(r, "swap-version", "version", OUT_NUM, "%u", h->swap_version);
@@ -58,9 +58,9 @@ void describe_uswsusp(struct out_rec *r, const struct hib_image *img)
 	if (!u)
 		return;
 	out_rec_section(r, "Userspace image header (suspend-utils)");
-	out_rec_add(r, "usw-pages", "pages (stream, incl. swsusp_info)", OUT_NUM,
+	out_rec_add(r, "usw-pages", "pages (incl. swsusp_info)", OUT_NUM,
 		    "%" PRIu64, u->pages);
-	out_rec_add(r, "usw-flags", "flags", OUT_NUM, "%u", u->flags);
+	out_rec_add(r, "usw-flags", "flags", OUT_HEX, "0x%x", u->flags);
 	out_rec_add(r, "usw-flag-names", "flag names", OUT_STR, "%s",
 		    names_string(u->flags, hib_usw_flag_name, buf, sizeof(buf)));
 	out_rec_add(r, "usw-checksum", "MD5 checksum stored", OUT_BOOL, "%s",
@@ -77,11 +77,11 @@ void describe_uswsusp(struct out_rec *r, const struct hib_image *img)
 		hex_string(h, u->checksum, 16);
 		out_rec_add(r, "usw-md5", "MD5 (stored)", OUT_STR, "%s", h);
 	}
-	out_rec_add(r, "image-data-size", "image_data_size (bytes)", OUT_NUM,
+	out_rec_add(r, "image-data-size", "image_data_size", OUT_SIZE,
 		    "%" PRIu64, u->image_data_size);
 	out_rec_add(r, "data-pages", "data pages on disk", OUT_NUM, "%" PRIu64,
 		    u->data_pages);
-	out_rec_add(r, "map-start", "map_start (byte offset)", OUT_NUM, "%" PRIu64,
+	out_rec_add(r, "map-start", "map_start (byte offset)", OUT_HEX, "0x%" PRIx64,
 		    u->map_start);
 	out_rec_add(r, "extent-pages", "extents pages", OUT_NUM, "%" PRIu64,
 		    u->extent_pages);
@@ -124,16 +124,16 @@ void describe_info(struct out_rec *r, const struct hib_image *img)
 	out_rec_add(r, "word-size", "word size", OUT_NUM, "%u", in->word_size);
 	switch (in->arch) {
 	case HIB_ARCH_X86_64:
-		out_rec_add(r, "restore-magic", "restore record magic", OUT_STR,
+		out_rec_add(r, "restore-magic", "restore record magic", OUT_HEX,
 			    "0x%016" PRIx64, in->restore_magic);
 		out_rec_add(r, "restore-era", "restore record format", OUT_STR,
 			    "%s", in->restore_era);
-		out_rec_add(r, "jump-address", "jump address", OUT_STR, "0x%" PRIx64,
+		out_rec_add(r, "jump-address", "jump address", OUT_HEX, "0x%" PRIx64,
 			    in->jump_address);
-		out_rec_add(r, "jump-address-phys", "jump address (phys)", OUT_STR,
+		out_rec_add(r, "jump-address-phys", "jump address (phys)", OUT_HEX,
 			    "0x%" PRIx64, in->jump_address_phys);
-		out_rec_add(r, "cr3", "cr3", OUT_STR, "0x%" PRIx64, in->cr3);
-		out_rec_add(r, "e820-check", "e820 check value", OUT_STR,
+		out_rec_add(r, "cr3", "cr3", OUT_HEX, "0x%" PRIx64, in->cr3);
+		out_rec_add(r, "e820-check", "e820 check value", OUT_HEX,
 			    "0x%" PRIx64, in->e820_check);
 		break;
 	case HIB_ARCH_GENERIC:
@@ -141,7 +141,7 @@ void describe_info(struct out_rec *r, const struct hib_image *img)
 		out_rec_add(r, "uts-release", "release", OUT_STR, "%s", in->release);
 		out_rec_add(r, "uts-version", "version", OUT_STR, "%s", in->version);
 		out_rec_add(r, "machine", "machine", OUT_STR, "%s", in->machine);
-		out_rec_add(r, "version-code", "version code", OUT_STR, "0x%06x",
+		out_rec_add(r, "version-code", "version code", OUT_HEX, "0x%06x",
 			    in->version_code);
 		break;
 	case HIB_ARCH_ARM64:
@@ -155,11 +155,11 @@ void describe_info(struct out_rec *r, const struct hib_image *img)
 		    in->num_physpages);
 	out_rec_add(r, "image-pages", "image pages (copied)", OUT_NUM, "%" PRIu64,
 		    in->image_pages);
-	out_rec_add(r, "pages", "stream pages incl. header", OUT_NUM, "%" PRIu64,
+	out_rec_add(r, "pages", "pages (incl. swsusp_info)", OUT_NUM, "%" PRIu64,
 		    in->pages);
 	out_rec_add(r, "meta-pages", "PFN-list pages", OUT_NUM, "%" PRIu64,
 		    in->meta_pages);
-	out_rec_add(r, "size", "size (bytes)", OUT_NUM, "%" PRIu64, in->size);
+	out_rec_add(r, "size", "size", OUT_SIZE, "%" PRIu64, in->size);
 	out_rec_add(r, "compression", "compression", OUT_STR, "%s",
 		    hib_compression_name(in->compression));
 	/* a header of the container's own gave its checksum and map, above */
@@ -180,12 +180,12 @@ void describe_pfns(struct out_rec *r, const struct hib_image *img)
 	out_rec_section(r, "PFN list");
 	out_rec_add(r, "pfn-entries", "PFNs saved (\"Need to copy\")", OUT_NUM,
 		    "%" PRIu64, pf->entries);
-	out_rec_add(r, "zero-pages", "zero-flagged pages", OUT_NUM, "%" PRIu64,
+	out_rec_add(r, "zero-flagged", "zero-flagged pages", OUT_NUM, "%" PRIu64,
 		    pf->zero_flagged);
 	out_rec_add(r, "pfn-runs", "runs of consecutive PFNs", OUT_NUM, "%" PRIu64,
 		    pf->runs);
-	out_rec_add(r, "lowest-pfn", "lowest PFN", OUT_STR, "0x%" PRIx64, pf->lowest);
-	out_rec_add(r, "highest-pfn", "highest PFN", OUT_STR, "0x%" PRIx64, pf->highest);
+	out_rec_add(r, "lowest-pfn", "lowest PFN", OUT_HEX, "0x%" PRIx64, pf->lowest);
+	out_rec_add(r, "highest-pfn", "highest PFN", OUT_HEX, "0x%" PRIx64, pf->highest);
 	out_rec_add(r, "stream-kbytes", "stream size (\"Wrote\" kbytes)", OUT_NUM,
 		    "%" PRIu64, (in->pages - 1) * hib_image_header(img)->page_size / 1024);
 }
@@ -199,15 +199,15 @@ void describe_identity(struct out_rec *r, const struct hib_identity *id)
 		    id->have_vmcoreinfo ? "true" : "false");
 	if (!id->have_vmcoreinfo)
 		return;
-	out_rec_add(r, "vmcoreinfo-pfn", "VMCOREINFO page", OUT_STR, "0x%" PRIx64,
+	out_rec_add(r, "vmcoreinfo-pfn", "VMCOREINFO page", OUT_HEX, "0x%" PRIx64,
 		    id->vmcoreinfo_pfn);
 	out_rec_add(r, "osrelease", "OSRELEASE", OUT_STR, "%s", id->vmcoreinfo_release);
 	out_rec_add(r, "vmcoreinfo-page-size", "PAGESIZE", OUT_NUM, "%" PRIu64,
 		    id->vmcoreinfo_page_size);
 	if (id->have_kernel_offset)
-		out_rec_add(r, "kernel-offset", "KERNELOFFSET", OUT_STR, "0x%" PRIx64,
+		out_rec_add(r, "kernel-offset", "KERNELOFFSET", OUT_HEX, "0x%" PRIx64,
 			    id->kernel_offset);
 	if (id->have_swapper_pg_dir)
-		out_rec_add(r, "swapper-pg-dir", "SYMBOL(swapper_pg_dir)", OUT_STR,
+		out_rec_add(r, "swapper-pg-dir", "SYMBOL(swapper_pg_dir)", OUT_HEX,
 			    "0x%" PRIx64, id->swapper_pg_dir);
 }

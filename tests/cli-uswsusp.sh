@@ -77,10 +77,10 @@ sys.exit(abs(float(sys.argv[1]) - float(sys.argv[2])) > 5e-4)' \
 	eq "$v meta-pages" "$(json_get $J meta_pages)" "$(meta $v meta_pages)"
 	eq "$v compression" "$(json_get $J compression)" $comp
 	eq "$v pfn-entries" "$(json_get $J pfn_entries)" "$(meta $v pfn_entries)"
-	eq "$v zero-pages" "$(json_get $J zero_pages)" "$(meta $v zero_flagged)"
+	eq "$v zero-flagged" "$(json_get $J zero_flagged)" "$(meta $v zero_flagged)"
 	eq "$v pfn-runs" "$(json_get $J pfn_runs)" "$(meta $v pfn_run_count)"
-	eq "$v lowest-pfn" "$(json_get $J lowest_pfn)" "$(hexof "$(meta $v lowest_pfn)")"
-	eq "$v highest-pfn" "$(json_get $J highest_pfn)" "$(hexof "$(meta $v highest_pfn)")"
+	eq "$v lowest-pfn" "$(json_get $J lowest_pfn)" "$(meta $v lowest_pfn)"
+	eq "$v highest-pfn" "$(json_get $J highest_pfn)" "$(meta $v highest_pfn)"
 	eq "$v release" "$(json_get $J release)" "$release"
 	# the swap slots: the image's are the resume page, its header page,
 	# extents pages and data pages; the others holding data are those the
@@ -134,9 +134,12 @@ print(sum(r["entries"] for r in m), sum(r["extents"] for r in m))' $J)" \
 		"$(meta $v data_pages) $(meta $v extents)"
 done
 
-# human output names the flags
+# human output names the flags, and shows them and PFNs in hex (JSON has
+# the numbers, checked above)
 run_hib 0 info --no-scan "$U/compressed-checksum.img"
 out_has "CHECKSUM,COMPRESSED,PLATFORM_SUSPEND"
+out_has "^  flags  *$(hexof "$(meta compressed-checksum flags)")\$"
+out_has "^  lowest PFN  *$(hexof "$(meta compressed-checksum lowest_pfn)")\$"
 
 # the encrypted variant, the damaged ones and what recompress refuses:
 # tests/files/README (unsupported-usw-*, bad-usw-*), run by cli-cases.sh

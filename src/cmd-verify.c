@@ -5,31 +5,19 @@
  */
 #include "config.h"
 #include "describe.h"
+#include "options.h"
+#include "progress.h"
 
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-static void __attribute__((noreturn)) usage(void)
-{
-	printf("Usage:\n hibimg verify [options] <spec>\n\n");
-	printf("Check a hibernation image completely: header, swap map, every chunk\n"
-	       "decompressed, PFN list, page counts and the CRC32.\n\n");
-	printf("Options:\n"
-	       " -J, --json                 use JSON output format\n"
-	       " -r, --raw                  use raw output format\n"
-	       " -q, --quiet                print nothing, only set the exit status\n"
-	       " -R, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
-	       " -T, --threads <n>          decompress with n threads (default: online CPUs)\n"
-	       "     --spent                read what a resume attempt left of the image\n"
-	       USAGE_HELP_OPTIONS);
-	printf("\nExit status: 0 intact, 1 damaged, 2 usage error or not a verifiable\n"
-	       "image, 3 I/O error, 4 encrypted (uswsusp): structure intact, content not\n"
-	       "verifiable without the key. See hibimg-verify(1).\n");
-	exit(EXIT_SUCCESS);
-}
+static const struct cli_opt verify_opts[] = {
+	{ "spent", no_argument, OPT_LONG + 0, NULL,
+	  "read what a resume attempt left of the image" },
+	{ NULL, 0, 0, NULL, NULL }
+};
 
 struct tally {
 	uint64_t chunks;
@@ -71,46 +59,26 @@ static void checksum_section(struct out_rec *r, const struct hib_image *img,
 		}
 		return;
 	}
+	/* info's key: a CRC is a number, so "none" cannot share its key */
+	out_rec_add(r, "crc32-mode", "CRC32 stored", OUT_BOOL, "%s",
+		    (h->flags & HIB_SF_CRC32_MODE) ? "true" : "false");
 	if (h->flags & HIB_SF_CRC32_MODE) {
-		out_rec_add(r, "crc32-stored", "stored", OUT_STR, "0x%08x", h->crc32);
+		out_rec_add(r, "crc32-stored", "stored", OUT_HEX, "0x%08x", h->crc32);
 		if (p->stream_pages_done == p->stream_pages) {
-			out_rec_add(r, "crc32-computed", "computed", OUT_STR,
+			out_rec_add(r, "crc32-computed", "computed", OUT_HEX,
 				    "0x%08x", p->crc32);
 			out_rec_add(r, "crc32-ok", "match", OUT_BOOL, "%s",
 				    p->crc32 == h->crc32 ? "true" : "false");
 		}
-	} else {
-		out_rec_add(r, "crc32-stored", "stored", OUT_STR, "%s",
-			    "none (uncompressed image: the kernel keeps no checksum)");
 	}
 }
 
-static void progress(const struct hib_reader *rd, int final)
+/* One input: its record, its status. An error is said once: on standard
+ * error for people, in the record for scripts. */
+static int verify_one(struct out_rec *r, const char *spec, const struct cli *cl,
+		      int spent, int several)
 {
-	struct hib_progress p = HIB_INIT(struct hib_progress);
-
-	hib_reader_progress(rd, &p);
-	fprintf(stderr, "\rhibimg: verifying: %3u%% (%" PRIu64 "/%" PRIu64 " pages)%s",
-		p.stream_pages ? (unsigned)(p.stream_pages_done * 100 / p.stream_pages) : 100,
-		p.stream_pages_done, p.stream_pages, final ? "\n" : "");
-}
-
-int cmd_verify(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "json",          no_argument,       NULL, 'J' },
-		{ "raw",           no_argument,       NULL, 'r' },
-		{ "quiet",         no_argument,       NULL, 'q' },
-		{ "resume-offset", required_argument, NULL, 'R' },
-		{ "threads",       required_argument, NULL, 'T' },
-		{ "spent",         no_argument,       NULL, 'S' },
-		{ "help",          no_argument,       NULL, 'h' },
-		{ "version",       no_argument,       NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct out_opts oo = { 0 };
-	struct out_rec *r;
-	struct hib_image *img;
+	struct hib_image *img = hib_image_new();
 	struct hib_reader *rd = NULL;
 	struct hib_progress p = HIB_INIT(struct hib_progress);
 	struct hib_page pg = HIB_INIT(struct hib_page);
@@ -118,67 +86,59 @@ int cmd_verify(int argc, char **argv)
 	const struct hib_header *h;
 	const struct hib_info *in;
 	const struct hib_uswsusp *u;
-	uint64_t offset = 0, n = 0;
-	unsigned int threads = 0;
-	int spent = 0;
-	int c, rc, quiet = 0, tty = isatty(STDERR_FILENO), encrypted = 0;
-	const char *status;
+	int machine = cl->out.json || cl->out.raw || cl->out.pairs;
+	int rc, encrypted, status;
+	uint64_t n = 0;
 
-	while ((c = getopt_long(argc, argv, "JrqR:T:hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'J': oo.json = 1; break;
-		case 'r': oo.raw = 1; break;
-		case 'q': quiet = 1; break;
-		case 'R': offset = parse_u64(optarg, "resume offset"); break;
-		case 'T': threads = (unsigned int)parse_u64(optarg, "thread count"); break;
-		case 'S': spent = 1; break;
-		case 'h': usage();
-		case 'V': print_version();
-		default: errtryhelp("verify");
-		}
+	if (!img)
+		die_(EXIT_IOERR, "out of memory");
+	if (cl->resume_offset)
+		(void)hib_image_set_resume_offset(img, cl->resume_offset);
+	rc = hib_image_open(img, spec);
+	if (rc) {
+		/* the message names the spec */
+		status = rc_to_exit(rc);
+		out_rec_add(r, "path", "path", OUT_STR, "%s", spec);
+		out_rec_add(r, "status", "status", OUT_STR, "%s", exit_name(status));
+		if (machine)
+			out_rec_add(r, "error", "error", OUT_STR, "%s", hib_image_error(img));
+		warnx_("%s", hib_image_error(img));
+		hib_image_free(img);
+		return status;
 	}
-	if (optind + 1 != argc) {
-		warnx_(optind == argc ? "no image given" : "too many arguments");
-		errtryhelp("verify");
-	}
-
-	img = open_image(argv[optind], offset);
 	h = hib_image_header(img);
 	if (spent)
 		(void)hib_image_allow_spent(img, 1);
-	r = out_rec_new();
 	out_rec_add(r, "path", "path", OUT_STR, "%s", hib_image_path(img));
 	rc = hib_image_load(img);
 	if (rc == HIB_OK)
 		rc = hib_reader_new(img, &rd);
 	if (rc == HIB_OK)
-		rc = hib_reader_set_threads(rd, threads);
+		rc = hib_reader_set_threads(rd, cl->threads);
 	if (rc == HIB_OK) {
 		hib_reader_set_chunk_cb(rd, on_chunk, &t);
+		progress_begin(hib_image_path(img), "pages", cl->quiet);
 		while ((rc = hib_reader_next(rd, &pg)) == 1)
-			if (tty && !quiet && (++n & 0x3fff) == 0)
-				progress(rd, 0);
-		if (tty && !quiet)
-			progress(rd, 1);
+			if ((++n & 0xff) == 0) {
+				hib_reader_progress(rd, &p);
+				progress_update(p.stream_pages_done, p.stream_pages);
+			}
+		progress_end();
 	}
 
 	/* hib_image_load() checked the container's structure, then stopped
 	 * where the key is needed. */
 	u = hib_image_uswsusp(img);
 	encrypted = hib_image_content(img) == HIB_CONTENT_ENCRYPTED;
-	status = rc == HIB_OK ? "intact" : rc == HIB_ERR_DAMAGED ? "damaged" :
-		 encrypted ? "encrypted" :
-		 rc == HIB_ERR_UNSUPPORTED || rc == HIB_ERR_INVAL ? "unsupported" :
-		 "io-error";
+	status = encrypted ? EXIT_ENCRYPTED : rc_to_exit(rc);
 	out_rec_add(r, "kind", "kind", OUT_STR, "%s", hib_kind_name(h->kind));
-	out_rec_add(r, "status", "status", OUT_STR, "%s", status);
+	out_rec_add(r, "status", "status", OUT_STR, "%s", exit_name(status));
 	if (h->kind == HIB_KIND_SPENT)
 		out_rec_add(r, "spent", "spent (signature restored)", OUT_BOOL, "%s",
 			    "true");
-	if (rc)
-		out_rec_add(r, encrypted ? "note" : "error",
-			    encrypted ? "note" : "first error", OUT_STR, "%s",
-			    hib_image_error(img));
+	if (rc && machine)
+		out_rec_add(r, encrypted ? "note" : "error", encrypted ? "note" : "error",
+			    OUT_STR, "%s", hib_image_error(img));
 	if (u) {
 		out_rec_section(r, "Userspace image (suspend-utils)");
 		out_rec_add(r, "data-pages", "data pages on disk", OUT_NUM, "%" PRIu64,
@@ -199,13 +159,15 @@ int cmd_verify(int argc, char **argv)
 		out_rec_section(r, "Stream");
 		out_rec_add(r, "compression", "compression", OUT_STR, "%s",
 			    hib_compression_name(in->compression));
-		out_rec_add(r, "stream-pages", "stream pages (\"Saving image data\")",
-			    OUT_NUM, "%" PRIu64, p.stream_pages);
+		/* what follows swsusp_info: the kernel's "Saving image data
+		 * (P pages)" */
+		out_rec_add(r, "stream-pages", "stream pages", OUT_NUM, "%" PRIu64,
+			    p.stream_pages);
 		out_rec_add(r, "stream-pages-good", "stream pages decoded", OUT_NUM,
 			    "%" PRIu64, p.stream_pages_done);
 		out_rec_add(r, "chunks", "chunks decoded", OUT_NUM, "%" PRIu64, t.chunks);
 		if (in->compression != HIB_COMP_NONE) {
-			out_rec_add(r, "compressed-bytes", "compressed bytes", OUT_NUM,
+			out_rec_add(r, "compressed-bytes", "compressed bytes", OUT_SIZE,
 				    "%" PRIu64, t.cmp_bytes);
 			out_rec_add(r, "compressed-kbytes",
 				    "\"Image size after compression\" kbytes", OUT_NUM,
@@ -223,21 +185,60 @@ int cmd_verify(int argc, char **argv)
 		if (pf) {
 			out_rec_add(r, "pfn-entries", "PFNs (\"Need to copy\")", OUT_NUM,
 				    "%" PRIu64, pf->entries);
-			out_rec_add(r, "zero-pages", "zero-flagged pages", OUT_NUM,
+			out_rec_add(r, "zero-flagged", "zero-flagged pages", OUT_NUM,
 				    "%" PRIu64, pf->zero_flagged);
 		}
 		out_rec_add(r, "meta-pages", "PFN-list pages", OUT_NUM, "%" PRIu64,
 			    in->meta_pages);
 		checksum_section(r, img, &p);
 	}
-	if (!quiet)
-		out_recs_print(&r, 1, &oo, "verify");
 	if (rc)
-		warnx_("%s: %s%s", status, hib_image_error(img),
+		warnx_("%s%s%s: %s%s", several ? hib_image_path(img) : "", several ? ": " : "",
+		       exit_name(status), hib_image_error(img),
 		       h->kind == HIB_KIND_SPENT && !spent ?
 		       " (--spent reads what is left)" : "");
-	out_rec_free(r);
 	hib_reader_free(rd);
 	hib_image_free(img);
-	return encrypted ? EXIT_ENCRYPTED : rc_to_exit(rc);
+	return status;
+}
+
+int cmd_verify(int argc, char **argv)
+{
+	struct cli cl = {
+		.cmd = "verify",
+		.synopsis = "[options] <spec>...",
+		.about = "Check hibernation images completely: header, swap map, every chunk\n"
+			 "decompressed, PFN list, page counts and the CRC32.",
+		.epilog = "Exit status: 0 intact, 1 damaged, 2 usage error or not a verifiable\n"
+			  "image, 3 I/O error, 4 encrypted (uswsusp): structure intact, content not\n"
+			  "verifiable without the key. With several images, the worst of theirs\n"
+			  "(0 < 4 < 1 < 2 < 3).\n",
+		.common = CO_VIEW | CO_QUIET | CO_RESUME | CO_THREADS,
+		.own = verify_opts,
+	};
+	struct out_rec **recs;
+	int c, i, n, spent = 0, status = EXIT_INTACT;
+
+	while ((c = cli_getopt(&cl, argc, argv)) != -1)
+		if (c == OPT_LONG + 0)
+			spent = 1;
+	if (optind == argc) {
+		warnx_("no image given");
+		errtryhelp("verify");
+	}
+	n = argc - optind;
+	recs = calloc((size_t)n, sizeof(*recs));
+	if (!recs)
+		die_(EXIT_IOERR, "out of memory");
+	for (i = 0; i < n; i++) {
+		recs[i] = out_rec_new();
+		status = exit_worst(status, verify_one(recs[i], argv[optind + i], &cl,
+						       spent, n > 1));
+	}
+	if (out_recs_print(recs, (size_t)n, &cl.out, "verify"))
+		status = exit_worst(status, EXIT_IOERR);
+	for (i = 0; i < n; i++)
+		out_rec_free(recs[i]);
+	free(recs);
+	return status;
 }

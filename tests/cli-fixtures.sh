@@ -24,7 +24,7 @@ for name in $(fixtures); do
 	check "$name: Wrote kbytes" \
 		test "$(json_get "$v" wrote_kbytes)" = "$(sidecar "$name" wrote_kbytes)"
 	zp=$(sidecar "$name" zero_pages)
-	check "$name: zero pages" test "$(json_get "$v" zero_pages)" = "${zp:-0}"
+	check "$name: zero pages" test "$(json_get "$v" zero_flagged)" = "${zp:-0}"
 	sac=$(sidecar "$name" size_after_compression_kbytes)
 	if [ -n "$sac" ]; then
 		check "$name: size after compression" \
@@ -86,7 +86,7 @@ for name in $(spent_fixtures); do
 	check "$name: same stream as $src" \
 		test "$(json_get "$v" stream_pages)" = "$(sidecar "$src" saving_pages)"
 	check "$name: same zero pages as $src" \
-		test "$(json_get "$v" zero_pages)" = "$(sidecar "$src" zero_pages)"
+		test "$(json_get "$v" zero_flagged)" = "$(sidecar "$src" zero_pages)"
 	check "$name: CRC still holds" test "$(json_get "$v" crc32_ok)" = true
 done
 

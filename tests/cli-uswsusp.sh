@@ -141,6 +141,20 @@ out_has "CHECKSUM,COMPRESSED,PLATFORM_SUSPEND"
 out_has "^  flags  *$(hexof "$(meta compressed-checksum flags)")\$"
 out_has "^  lowest PFN  *$(hexof "$(meta compressed-checksum lowest_pfn)")\$"
 
+# several inputs: the worst status, an encrypted image below any damage
+# (hibimg(1), EXIT STATUS), each input a record. The damaged one is the
+# kernel's image with bit 0 of its stored CRC32 flipped (tests/files: bad-crc).
+cp --sparse=always "$FIX_IMG/k612-lzo.img" "$TMP/damaged.img"
+crc=$(od -An -t u4 -j $((4096 - 36)) -N 4 "$TMP/damaged.img" | tr -d ' ')
+poke_u32 "$TMP/damaged.img" $((4096 - 36)) $((crc ^ 1))
+run_hib 1 verify "$U/encrypted.img" "$TMP/damaged.img"
+run_hib 4 verify --json "$U/encrypted.img" "$U/plain.img"
+check "two records, encrypted then intact" test "$(python3 -c 'import json,sys
+print(" ".join(r["status"] for r in json.load(open(sys.argv[1]))["verify"]))' "$TMP/out")" = \
+	"encrypted intact"
+run_hib 4 verify -q "$U/plain.img" "$U/encrypted.img"
+check "verify -q prints nothing" test ! -s "$TMP/out"
+
 # the encrypted variant, the damaged ones and what recompress refuses:
 # tests/files/README (unsupported-usw-*, bad-usw-*), run by cli-cases.sh
 

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include "describe.h"
+#include "options.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,30 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static void __attribute__((noreturn)) usage(void)
-{
-	printf("Usage:\n hibimg dump [options] <spec> header|map|chunks|pfns|page <pfn>\n\n");
-	printf("Print one layer of a hibernation image.\n\n");
-	printf("Layers:\n"
-	       " header        the resume page: hibernation and swap header fields\n"
-	       " map           the swap-map chain, one line per map page\n"
-	       " chunks        the stream's chunks (or raw pages), with sizes and places\n"
-	       " pfns          the PFN list as runs of consecutive PFNs\n"
-	       " page <pfn>    one saved page as a hexdump (or raw, with --output)\n\n");
-	printf("Options:\n"
-	       " -J, --json                 use JSON output format\n"
-	       " -r, --raw                  use raw output format\n"
-	       " -n, --noheadings           don't print headings\n"
-	       " -o, --output <file>        with 'page': write the raw page to <file>\n"
-	       "                              ('-': standard output)\n"
-	       USAGE_FORCE_OPTION
-	       USAGE_DEVICE_OPTION
-	       " -R, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
-	       USAGE_HELP_OPTIONS);
-	printf("\nSee hibimg-dump(1).\n");
-	exit(EXIT_SUCCESS);
-}
 
 static void load_or_die(struct hib_image *img, int pfns)
 {
@@ -75,7 +52,7 @@ static int dump_map(struct hib_image *img, const struct out_opts *oo)
 	tb = out_table_new(oo, "map");
 	out_table_col(tb, "INDEX", OUT_NUM);
 	out_table_col(tb, "DEVPAGE", OUT_NUM);
-	out_table_col(tb, "OFFSET", OUT_STR);
+	out_table_col(tb, "OFFSET", OUT_HEX);
 	out_table_col(tb, "FIRST-ENTRY", OUT_NUM);
 	out_table_col(tb, "ENTRIES", OUT_NUM);
 	if (extents)
@@ -132,10 +109,10 @@ static int dump_chunks(struct hib_image *img, const struct out_opts *oo)
 	out_table_col(cx.tb, "INDEX", OUT_NUM);
 	out_table_col(cx.tb, "ENTRY", OUT_NUM);
 	out_table_col(cx.tb, "DEVPAGE", OUT_NUM);
-	out_table_col(cx.tb, "OFFSET", OUT_STR);
+	out_table_col(cx.tb, "OFFSET", OUT_HEX);
 	out_table_col(cx.tb, "PAGES", OUT_NUM);
-	out_table_col(cx.tb, "CMP-LEN", OUT_NUM);
-	out_table_col(cx.tb, "UNC-LEN", OUT_NUM);
+	out_table_col(cx.tb, "CMP-LEN", OUT_SIZE);
+	out_table_col(cx.tb, "UNC-LEN", OUT_SIZE);
 	out_table_col(cx.tb, "STREAM-PAGE", OUT_NUM);
 	out_table_col(cx.tb, "RATIO", OUT_NUM);
 	rc = hib_reader_new(img, &rd);
@@ -164,10 +141,10 @@ static int dump_pfns(struct hib_image *img, const struct out_opts *oo)
 	pf = hib_image_pfns(img);
 	tb = out_table_new(oo, "pfns");
 	out_table_col(tb, "FIRST-ENTRY", OUT_NUM);
-	out_table_col(tb, "START-PFN", OUT_STR);
-	out_table_col(tb, "END-PFN", OUT_STR);
+	out_table_col(tb, "START-PFN", OUT_HEX);
+	out_table_col(tb, "END-PFN", OUT_HEX);
 	out_table_col(tb, "PAGES", OUT_NUM);
-	out_table_col(tb, "ZERO", OUT_NUM);
+	out_table_col(tb, "ZERO-FLAGGED", OUT_NUM);
 	while (e < pf->entries) {
 		struct libscols_line *ln;
 		uint64_t start, pfn, zeros = 0, n = 0;
@@ -210,7 +187,7 @@ static void hexdump(const unsigned char *p, size_t len, uint64_t base)
 }
 
 static int dump_page(struct hib_image *img, uint64_t want, const char *outfile,
-		     unsigned int oflags)
+		     unsigned int oflags, int quiet)
 {
 	struct hib_output *out = NULL;
 	struct hib_reader *rd;
@@ -249,7 +226,7 @@ static int dump_page(struct hib_image *img, uint64_t want, const char *outfile,
 	if (out) {
 		write_output(img, out, data, ps, 0);
 		close_output(img, out, 1);
-	} else {
+	} else if (!quiet) {
 		hexdump(data, ps, want * ps);
 	}
 	free(zero);
@@ -259,70 +236,68 @@ static int dump_page(struct hib_image *img, uint64_t want, const char *outfile,
 
 int cmd_dump(int argc, char **argv)
 {
-	enum { OPT_DEVICE = 256 };
-	static const struct option longopts[] = {
-		{ "json",          no_argument,       NULL, 'J' },
-		{ "raw",           no_argument,       NULL, 'r' },
-		{ "noheadings",    no_argument,       NULL, 'n' },
-		{ "output",        required_argument, NULL, 'o' },
-		{ "force",         no_argument,       NULL, 'f' },
-		{ "device",        no_argument,       NULL, OPT_DEVICE },
-		{ "resume-offset", required_argument, NULL, 'R' },
-		{ "help",          no_argument,       NULL, 'h' },
-		{ "version",       no_argument,       NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
+	struct cli cl = {
+		.cmd = "dump",
+		.synopsis = "[options] <spec> header|map|chunks|pfns|page <pfn>",
+		.about = "Print one layer of a hibernation image.",
+		.sections =
+			"Layers:\n"
+			" header        the resume page: hibernation and swap header fields\n"
+			" map           the swap-map chain, one line per map page\n"
+			" chunks        the stream's chunks (or raw pages), with sizes and places\n"
+			" pfns          the PFN list as runs of consecutive PFNs\n"
+			" page <pfn>    one saved page as a hexdump (or raw, with --output-file)\n",
+		.common = CO_VIEW | CO_QUIET | CO_RESUME | CO_OUTFILE | CO_FORCE | CO_DEVICE,
 	};
-	struct out_opts oo = { 0 };
+	const struct out_opts *oo = &cl.out;
 	struct hib_image *img;
-	const char *outfile = NULL, *what;
+	const char *what;
 	unsigned int oflags = HIB_OUTPUT_STREAM | HIB_OUTPUT_DEVICE_OK;
-	uint64_t offset = 0;
-	int c, status;
+	int status, page;
 
-	while ((c = getopt_long(argc, argv, "Jrno:fR:hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'J': oo.json = 1; break;
-		case 'r': oo.raw = 1; break;
-		case 'n': oo.noheadings = 1; break;
-		case 'o': outfile = optarg; break;
-		case 'f': oflags |= HIB_OUTPUT_FORCE; break;
-		case OPT_DEVICE: oflags |= HIB_OUTPUT_DEVICE; break;
-		case 'R': offset = parse_u64(optarg, "resume offset"); break;
-		case 'h': usage();
-		case 'V': print_version();
-		default: errtryhelp("dump");
-		}
-	}
+	while (cli_getopt(&cl, argc, argv) != -1)
+		;
+	if (cl.force)
+		oflags |= HIB_OUTPUT_FORCE;
+	if (cl.device)
+		oflags |= HIB_OUTPUT_DEVICE;
 	if (argc - optind < 2) {
 		warnx_("need an image and a layer");
 		errtryhelp("dump");
 	}
 	what = argv[optind + 1];
-	if (strcmp(what, "page") ? argc - optind != 2 : argc - optind != 3) {
-		warnx_(strcmp(what, "page") ? "too many arguments" :
-		       "'page' needs exactly one PFN");
+	page = !strcmp(what, "page");
+	if (page ? argc - optind != 3 : argc - optind != 2) {
+		warnx_(page ? "'page' needs exactly one PFN" : "too many arguments");
 		errtryhelp("dump");
 	}
 	if (strcmp(what, "header") && strcmp(what, "map") && strcmp(what, "chunks") &&
-	    strcmp(what, "pfns") && strcmp(what, "page")) {
+	    strcmp(what, "pfns") && !page) {
 		warnx_("unknown layer '%s'", what);
 		errtryhelp("dump");
 	}
-	if ((outfile || (oflags & (HIB_OUTPUT_FORCE | HIB_OUTPUT_DEVICE))) && strcmp(what, "page")) {
-		warnx_("--output, --force and --device go with the 'page' layer only");
+	if ((cl.outfile || cl.force || cl.device) && !page) {
+		warnx_("--output-file, --force and --device go with the 'page' layer only");
 		errtryhelp("dump");
 	}
-	img = open_image(argv[optind], offset);
+	/* a page is bytes, not a table */
+	if (page && (oo->json || oo->raw || oo->pairs || oo->columns || oo->list_columns)) {
+		warnx_("'page' prints a hexdump: --json, --raw, --pairs, --output and "
+		       "--list-columns do not apply (--output-file writes the raw page)");
+		errtryhelp("dump");
+	}
+	img = open_image(argv[optind], cl.resume_offset);
 	if (!strcmp(what, "header"))
-		status = dump_header(img, &oo);
+		status = dump_header(img, oo);
 	else if (!strcmp(what, "map"))
-		status = dump_map(img, &oo);
+		status = dump_map(img, oo);
 	else if (!strcmp(what, "chunks"))
-		status = dump_chunks(img, &oo);
+		status = dump_chunks(img, oo);
 	else if (!strcmp(what, "pfns"))
-		status = dump_pfns(img, &oo);
+		status = dump_pfns(img, oo);
 	else
-		status = dump_page(img, parse_u64(argv[optind + 2], "PFN"), outfile, oflags);
+		status = dump_page(img, parse_u64(argv[optind + 2], "PFN"), cl.outfile,
+				   oflags, cl.quiet);
 	hib_image_free(img);
 	return status;
 }

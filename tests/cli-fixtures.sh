@@ -59,7 +59,7 @@ for name in $(fixtures); do
 		test "$runs_total" = "$(sidecar "$name" need_to_copy)"
 	first=$(awk 'NR==1 {print $2}' "$TMP/out")
 	run_hib 0 dump $R "$img" page "$first"; out_has "|"
-	run_hib 0 dump $R -f -o "$TMP/page" "$img" page "$first"
+	run_hib 0 dump $R -f -O "$TMP/page" "$img" page "$first"
 	check "$name: raw page is one page" test "$(stat -c %s "$TMP/page")" = 4096
 
 	after=$(sha256sum <"$img")

@@ -37,7 +37,7 @@ CMDS="svg page cat raw lime elf recompress"
 args() {
 	case $1 in
 	svg)        echo "stats --no-compress --svg $3 $2" ;;
-	page)       echo "dump $2 page $PFN -o $3" ;;
+	page)       echo "dump $2 page $PFN -O $3" ;;
 	cat)        echo "cat $2 --pfn $PFN -O $3" ;;
 	raw|lime|elf) echo "export -F $1 $2 $3" ;;
 	recompress) echo "recompress --to lz4 $2 $3" ;;

@@ -127,7 +127,7 @@ print(sum(d.startswith(b"other swapped-out page", p) for p in range(0, len(d), 4
 	run_hib 0 dump -J $R "$img" map
 	eq "$v map rows" "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["map"]))' $J)" \
 		"$(meta $v extent_pages)"
-	eq "$v map first offset" "$(json_get $J offset)" "$(hexof "$(meta $v map_start)")"
+	eq "$v map first offset" "$(json_get $J offset)" "$(meta $v map_start)"
 	eq "$v map entries and extents" "$(python3 -c 'import json,sys
 m = json.load(open(sys.argv[1]))["map"]
 print(sum(r["entries"] for r in m), sum(r["extents"] for r in m))' $J)" \

@@ -27,24 +27,38 @@ struct tmeta {
 	size_t ncols;
 	enum out_type type[MAX_COLS];
 	unsigned int flags[MAX_COLS];
+	char *title;
 };
 static struct tmeta tables[MAX_TABLES];
 int out_json_printed;
 
+/* the JSON document out_doc_begin() opened, built in memory */
+static struct {
+	FILE *f;
+	char *buf;
+	size_t len;
+	int parts;
+} doc;
+
 /* --list-columns names the JSON type: a hex column is a number there */
 static const char *const type_names[] = { "string", "number", "boolean", "size", "number" };
 
-static void json_string(const char *v)
+static void json_fstring(FILE *f, const char *v)
 {
-	putchar('"');
+	fputc('"', f);
 	for (; *v; v++)
 		if (*v == '"' || *v == '\\')
-			printf("\\%c", *v);
+			fprintf(f, "\\%c", *v);
 		else if ((unsigned char)*v < 0x20)
-			printf("\\u%04x", (unsigned char)*v);
+			fprintf(f, "\\u%04x", (unsigned char)*v);
 		else
-			putchar(*v);
-	putchar('"');
+			fputc(*v, f);
+	fputc('"', f);
+}
+
+static void json_string(const char *v)
+{
+	json_fstring(stdout, v);
 }
 
 void out_json_error(const char *cmd, const char *message, int status)
@@ -113,7 +127,9 @@ void out_table_col_flags(struct libscols_table *tb, const char *name,
 	else
 		snprintf(key, sizeof(key), "%s", name);
 	cl = scols_table_new_column(tb, key, 0,
-				    t == OUT_NUM || t == OUT_SIZE || t == OUT_HEX ? SCOLS_FL_RIGHT : 0);
+				    (t == OUT_NUM || t == OUT_SIZE || t == OUT_HEX ? SCOLS_FL_RIGHT : 0) |
+				    (flags & OUT_COL_TRUNC ? SCOLS_FL_TRUNC : 0) |
+				    (flags & OUT_COL_WRAP ? SCOLS_FL_WRAP : 0));
 	if (!cl)
 		xmalloc_fail();
 	scols_column_set_json_type(cl, t == OUT_NUM || t == OUT_SIZE || t == OUT_HEX ?
@@ -198,6 +214,19 @@ static char *hex_decimal(const char *v)
 	return s;
 }
 
+char *out_size_str(uint64_t bytes, const struct out_opts *o)
+{
+	char num[32], *s;
+
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)bytes);
+	if (!(o->json || o->raw || o->pairs || o->bytes))
+		return human_size(num);
+	s = strdup(num);
+	if (!s)
+		xmalloc_fail();
+	return s;
+}
+
 static int name_is(const char *name, const char *want, size_t len)
 {
 	char a[64], b[64];
@@ -261,7 +290,8 @@ static void select_columns(struct libscols_table *tb, const struct tmeta *m)
 }
 
 /* Cells in the form of the view: sizes human for people (unless -b), hex
- * numbers decimal for scripts. */
+ * numbers decimal for scripts, booleans as libsmartcols' JSON reads them
+ * (anything not starting with 0 or n is true, "false" included). */
 static void humanize(struct libscols_table *tb, const struct tmeta *m)
 {
 	int machine = m->o.json || m->o.raw || m->o.pairs;
@@ -282,17 +312,74 @@ static void humanize(struct libscols_table *tb, const struct tmeta *m)
 			char *dec;
 
 			if (!(m->type[i] == OUT_SIZE && sizes) &&
-			    !(m->type[i] == OUT_HEX && machine))
+			    !(m->type[i] == OUT_HEX && machine) &&
+			    !(m->type[i] == OUT_BOOL && m->o.json))
 				continue;
 			ce = scols_line_get_column_cell(ln, scols_table_get_column(tb, i));
 			d = ce ? scols_cell_get_data(ce) : NULL;
-			if (m->type[i] == OUT_HEX) {
+			if (m->type[i] == OUT_BOOL) {
+				if (d && *d)
+					scols_cell_set_data(ce, !strcmp(d, "true") || !strcmp(d, "yes") ||
+							    !strcmp(d, "1") ? "1" : "0");
+			} else if (m->type[i] == OUT_HEX) {
 				if ((dec = hex_decimal(d)))
 					scols_cell_refer_data(ce, dec);
 			} else if (d && *d >= '0' && *d <= '9')
 				scols_cell_refer_data(ce, human_size(d));
 		}
 	scols_free_iter(it);
+}
+
+void out_table_title(struct libscols_table *tb, const char *title)
+{
+	struct tmeta *m = meta(tb);
+
+	if (!m)
+		return;
+	free(m->title);
+	m->title = strdup(title);
+	if (!m->title)
+		xmalloc_fail();
+}
+
+/* A table's {"name": [...]} as a member of the open document. */
+static int doc_member_table(struct libscols_table *tb)
+{
+	char *s = NULL, *p, *nl, *last;
+	int rc = scols_print_table_to_string(tb, &s), first = 1;
+
+	if (rc || !s)
+		return rc ? rc : -1;
+	/* drop the outer "{" line and the closing "}" line */
+	p = strchr(s, '\n');
+	last = strrchr(s, '}');
+	if (!p || !last || last < p) {
+		free(s);
+		return -1;
+	}
+	*last = 0;
+	p++;
+	fputs(doc.parts++ ? ",\n" : "", doc.f);
+	/* one level deeper: the document's name holds it */
+	while (*p && (nl = strchr(p, '\n'))) {
+		fprintf(doc.f, "%s   %.*s", first ? "" : "\n", (int)(nl - p), p);
+		first = 0;
+		p = nl + 1;
+	}
+	free(s);
+	return 0;
+}
+
+void out_table_free(struct libscols_table *tb)
+{
+	struct tmeta *m = meta(tb);
+
+	if (m) {
+		free(m->title);
+		m->title = NULL;
+		m->tb = NULL;
+	}
+	scols_unref_table(tb);
 }
 
 int out_table_print(struct libscols_table *tb)
@@ -306,14 +393,18 @@ int out_table_print(struct libscols_table *tb)
 		if (m) {
 			humanize(tb, m);
 			select_columns(tb, m);
+			if (m->title && !(m->o.json || m->o.raw || m->o.pairs ||
+					  m->o.noheadings))
+				printf("%s\n", m->title);
 		}
-		rc = scols_print_table(tb);
-		if (m && m->o.json)
+		if (m && m->o.json && doc.f)
+			rc = doc_member_table(tb);
+		else
+			rc = scols_print_table(tb);
+		if (m && m->o.json && !doc.f)
 			out_json_printed = 1;
 	}
-	if (m)
-		m->tb = NULL;
-	scols_unref_table(tb);
+	out_table_free(tb);
 	return rc;
 }
 
@@ -617,4 +708,88 @@ int out_recs_print(struct out_rec **recs, size_t n, const struct out_opts *o,
 	if (o->quiet)
 		return 0;
 	return o->json ? print_json(recs, n, o, name) : print_human(recs, n, o);
+}
+
+static int is_true(const char *v)
+{
+	return !strcmp(v, "true") || !strcmp(v, "yes") || !strcmp(v, "1");
+}
+
+/* "name": {...} at indent ind, the record's fields as members */
+static void json_object(FILE *f, const struct out_rec *r, const char *name, int ind)
+{
+	size_t k;
+	int first = 1;
+
+	fprintf(f, "%*s", ind, "");
+	json_fstring(f, name);
+	fputs(": {", f);
+	for (k = 0; k < r->n; k++) {
+		const struct out_field *fl = &r->f[k];
+		char key[64], *dec = NULL;
+
+		if (!fl->key)
+			continue;
+		out_key(key, sizeof(key), fl->key);
+		fprintf(f, "%s\n%*s", first ? "" : ",", ind + 3, "");
+		first = 0;
+		json_fstring(f, key);
+		fputs(": ", f);
+		if (fl->type == OUT_BOOL)
+			fputs(is_true(fl->value) ? "true" : "false", f);
+		else if (fl->type == OUT_HEX && (dec = hex_decimal(fl->value)))
+			fputs(dec, f);
+		else if (fl->type == OUT_NUM || fl->type == OUT_SIZE || fl->type == OUT_HEX)
+			fputs(*fl->value ? fl->value : "null", f);
+		else
+			json_fstring(f, fl->value);
+		free(dec);
+	}
+	fprintf(f, "\n%*s}", ind, "");
+}
+
+int out_rec_print(struct out_rec *r, const struct out_opts *o, const char *name)
+{
+	if (!o->json || o->list_columns)
+		return out_recs_print(&r, 1, o, name);
+	if (o->quiet)
+		return 0;
+	if (doc.f) {
+		fputs(doc.parts++ ? ",\n" : "", doc.f);
+		json_object(doc.f, r, name, 6);
+		return 0;
+	}
+	fputs("{\n", stdout);
+	json_object(stdout, r, name, 3);
+	fputs("\n}\n", stdout);
+	out_json_printed = 1;
+	return 0;
+}
+
+void out_doc_begin(const struct out_opts *o, const char *name)
+{
+	if (!o->json || o->list_columns || o->quiet || doc.f)
+		return;
+	doc.f = open_memstream(&doc.buf, &doc.len);
+	if (!doc.f)
+		xmalloc_fail();
+	doc.parts = 0;
+	fputs("{\n   ", doc.f);
+	json_fstring(doc.f, name);
+	fputs(": {\n", doc.f);
+}
+
+int out_doc_end(void)
+{
+	if (!doc.f)
+		return 0;
+	fputs("\n   }\n}\n", doc.f);
+	if (fclose(doc.f) != 0)
+		xmalloc_fail();
+	doc.f = NULL;
+	fwrite(doc.buf, 1, doc.len, stdout);
+	free(doc.buf);
+	doc.buf = NULL;
+	out_json_printed = 1;
+	return 0;
 }

@@ -37,12 +37,23 @@ struct libscols_table *out_table_new(const struct out_opts *o, const char *name)
 void out_table_col(struct libscols_table *tb, const char *name, enum out_type t);
 /* A column printed only when -o asks for it. */
 #define OUT_COL_EXTRA 0x1u
+/* The description-like column libsmartcols may cut (TRUNC) or wrap (WRAP)
+ * on a narrow terminal, as lsblk does. */
+#define OUT_COL_TRUNC 0x2u
+#define OUT_COL_WRAP  0x4u
 void out_table_col_flags(struct libscols_table *tb, const char *name,
 			 enum out_type t, unsigned int flags);
 struct libscols_line *out_table_line(struct libscols_table *tb);
 void out_cell(struct libscols_line *ln, size_t col, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A line printed above the table for people (not with -J, -r, -P, -n). */
+void out_table_title(struct libscols_table *tb, const char *title);
 int out_table_print(struct libscols_table *tb);
+/* A table left unprinted (nothing was read). */
+void out_table_free(struct libscols_table *tb);
+/* bytes as an OUT_SIZE cell shows them under o, for a cell in a column of
+ * mixed units; free() it. */
+char *out_size_str(uint64_t bytes, const struct out_opts *o);
 
 /* Records: one object of named facts, printed as "label: value" lines for
  * people and as a JSON object (one table row) with --json. */
@@ -56,6 +67,18 @@ void out_rec_add(struct out_rec *r, const char *key, const char *label,
 /* Prints n records; with JSON they form one array named name. */
 int out_recs_print(struct out_rec **recs, size_t n, const struct out_opts *o,
 		   const char *name);
+
+/* One record as one JSON object, not an array of one (a command's single
+ * result, simulate's model); for people as out_recs_print(). */
+int out_rec_print(struct out_rec *r, const struct out_opts *o, const char *name);
+
+/* Several tables and records in one JSON document, {"name": {"part": ...,
+ * ...}}: between out_doc_begin() and out_doc_end() each prints as a member
+ * of that object, named by its table or record name. Kept in memory until
+ * the end, so an error on the way leaves only the error document. Without
+ * --json both do nothing. */
+void out_doc_begin(const struct out_opts *o, const char *name);
+int out_doc_end(void);
 
 /* Set once a JSON document went to standard output. */
 extern int out_json_printed;

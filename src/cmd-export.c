@@ -5,6 +5,8 @@
  */
 #include "config.h"
 #include "describe.h"
+#include "options.h"
+#include "progress.h"
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -12,36 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-static void __attribute__((noreturn)) usage(void)
-{
-	printf("Usage:\n hibimg export --format raw|lime|elf [options] <spec> <out>\n\n");
-	printf("Write the physical memory saved in a hibernation image to <out>: every\n"
-	       "saved page at its physical address, zero-flagged pages as zeros, pages\n"
-	       "the kernel did not save left out (holes in a raw image).\n\n");
-	printf("Formats:\n"
-	       " raw     byte offset = physical address, sparse\n"
-	       " lime    LiME, one range per run of saved PFNs (Volatility)\n"
-	       " elf     ELF64 core with the kernel's VMCOREINFO note (drgn, crash)\n\n");
-	printf("<out> '-' is standard output (raw and lime).\n\n");
-	printf("Options:\n"
-	       " -F, --format <fmt>         raw, lime or elf\n"
-	       USAGE_FORCE_OPTION
-	       " -J, --json                 use JSON output format for the summary\n"
-	       " -r, --raw                  use raw output format for the summary\n"
-	       " -R, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
-	       " -T, --threads <n>          decompress with n threads (default: online CPUs)\n"
-	       USAGE_HELP_OPTIONS);
-	printf("\nSee hibimg-export(1).\n");
-	exit(EXIT_SUCCESS);
-}
-
-static void progress(uint64_t done, uint64_t total, void *arg)
-{
-	(void)arg;
-	fprintf(stderr, "\rhibimg: exporting %3u%%", total ? (unsigned)(done * 100 / total) : 100);
-	if (done == total)
-		fputc('\n', stderr);
-}
+static const struct cli_opt export_opts[] = {
+	{ "format", required_argument, 'F', "<fmt>", "raw, lime or elf" },
+	{ NULL, 0, 0, NULL, NULL }
+};
 
 static const char *format_name(enum hib_export_format f)
 {
@@ -53,40 +29,70 @@ static const char *format_name(enum hib_export_format f)
 	return "?";
 }
 
+/* The summary; with elf, the fields only an ELF core has. */
+static struct out_rec *summary(const char *out, enum hib_export_format f,
+			       const struct hib_export_result *res)
+{
+	struct out_rec *r = out_rec_new();
+
+	out_rec_add(r, "output", "output", OUT_STR, "%s", out);
+	out_rec_add(r, "format", "format", OUT_STR, "%s", format_name(f));
+	out_rec_add(r, "pfn-entries", "PFN-list entries placed", OUT_NUM, "%" PRIu64,
+		    res->pages);
+	out_rec_add(r, "image-pages", "of them pages with data", OUT_NUM, "%" PRIu64,
+		    res->data_pages);
+	out_rec_add(r, "zero-flagged", "of them zero-flagged (written as zeros)",
+		    OUT_NUM, "%" PRIu64, res->zero_pages);
+	out_rec_add(r, "pfn-runs", "runs of consecutive PFNs (a LiME range or PT_LOAD each)",
+		    OUT_NUM, "%" PRIu64, res->ranges);
+	out_rec_add(r, "file-size", "file size", OUT_SIZE, "%" PRIu64, res->file_size);
+	if (f == HIB_EXPORT_ELF) {
+		out_rec_add(r, "e-machine", "ELF machine", OUT_NUM, "%u", res->e_machine);
+		out_rec_add(r, "kernel-map-loads", "PT_LOADs aliasing the kernel image",
+			    OUT_NUM, "%" PRIu64, res->kernel_map_loads);
+		out_rec_add(r, "vmcoreinfo", "VMCOREINFO note", OUT_BOOL, "%s",
+			    res->vmcoreinfo ? "true" : "false");
+		if (res->vmcoreinfo)
+			out_rec_add(r, "vmcoreinfo-pfn", "VMCOREINFO page (PFN)", OUT_HEX,
+				    "0x%" PRIx64, res->vmcoreinfo_pfn);
+	}
+	return r;
+}
+
 int cmd_export(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format",        required_argument, NULL, 'F' },
-		{ "force",         no_argument,       NULL, 'f' },
-		{ "json",          no_argument,       NULL, 'J' },
-		{ "raw",           no_argument,       NULL, 'r' },
-		{ "resume-offset", required_argument, NULL, 'R' },
-		{ "threads",       required_argument, NULL, 'T' },
-		{ "help",          no_argument,       NULL, 'h' },
-		{ "version",       no_argument,       NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
+	struct cli cl = {
+		.cmd = "export",
+		.synopsis = "--format raw|lime|elf [options] <spec> <out>",
+		.about = "Write the physical memory saved in a hibernation image to <out>: every\n"
+			 "saved page at its physical address, zero-flagged pages as zeros, pages\n"
+			 "the kernel did not save left out (holes in a raw image).",
+		.sections = "Formats:\n"
+			    " raw     byte offset = physical address, sparse\n"
+			    " lime    LiME, one range per run of saved PFNs (Volatility)\n"
+			    " elf     ELF64 core with the kernel's VMCOREINFO note (drgn, crash)\n\n"
+			    "<out> '-' is standard output (raw and lime); the summary is then not\n"
+			    "printed. The view options (-J, -r, -P, -o, -b) shape the summary.\n",
+		.common = CO_VIEW | CO_QUIET | CO_THREADS | CO_RESUME | CO_FORCE,
+		.own = export_opts,
 	};
 	struct hib_export_opts o = HIB_INIT(struct hib_export_opts, .format = HIB_EXPORT_RAW);
 	struct hib_export_result res = HIB_INIT(struct hib_export_result);
-	struct out_opts oo = { 0 };
 	struct hib_image *img;
 	struct out_rec *r;
-	const char *fmt = NULL;
-	uint64_t offset = 0;
+	const char *fmt = NULL, *out;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, "F:fJrR:T:hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'F': fmt = optarg; break;
-		case 'f': o.output_flags |= HIB_OUTPUT_FORCE; break;
-		case 'J': oo.json = 1; break;
-		case 'r': oo.raw = 1; break;
-		case 'R': offset = parse_u64(optarg, "resume offset"); break;
-		case 'T': o.threads = (unsigned int)parse_u64(optarg, "thread count"); break;
-		case 'h': usage();
-		case 'V': print_version();
-		default: errtryhelp("export");
-		}
+	while ((c = cli_getopt(&cl, argc, argv)) != -1)
+		if (c == 'F')
+			fmt = optarg;
+	if (cl.out.list_columns) {
+		/* every field a summary may have, without reading anything */
+		res.vmcoreinfo = 1;
+		r = summary("", HIB_EXPORT_ELF, &res);
+		rc = out_recs_print(&r, 1, &cl.out, "export");
+		out_rec_free(r);
+		return rc ? EXIT_IOERR : EXIT_INTACT;
 	}
 	if (!fmt) {
 		warnx_("--format is required");
@@ -107,46 +113,33 @@ int cmd_export(int argc, char **argv)
 		       "too many arguments");
 		errtryhelp("export");
 	}
+	out = argv[optind + 1];
 	/* the summary would land in the stream */
-	if (!strcmp(argv[optind + 1], "-") && (oo.json || oo.raw))
-		die_(EXIT_USAGE, "--json and --raw print a summary on standard output, which '-' gives to the export");
-	if (isatty(STDERR_FILENO))
-		o.progress = progress;
+	if (!strcmp(out, "-") && (cl.out.json || cl.out.raw || cl.out.pairs))
+		die_(EXIT_USAGE, "--json, --raw and --pairs print a summary on standard output, which '-' gives to the export");
+	o.threads = cl.threads;
+	if (cl.force)
+		o.output_flags |= HIB_OUTPUT_FORCE;
 
-	img = open_image(argv[optind], offset);
+	img = open_image(argv[optind], cl.resume_offset);
 	rc = hib_image_load(img);
-	if (rc == HIB_OK)
-		rc = hib_export(img, argv[optind + 1], &o, &res);
-	if (rc) {
-		warnx_("%s", hib_image_error(img));
-		hib_image_free(img);
-		return rc_to_exit(rc);
+	if (rc == HIB_OK) {
+		o.progress = progress_cb2;
+		progress_begin("exporting", "entries", cl.quiet);
+		rc = hib_export(img, out, &o, &res);
+		progress_end();
 	}
+	if (rc)
+		die_(rc_to_exit(rc), "%s", hib_image_error(img));
 	if (o.format == HIB_EXPORT_ELF && !res.vmcoreinfo)
 		warnx_("warning: no VMCOREINFO page in the image: %s has no VMCOREINFO note, so drgn and crash need the kernel's symbols to find their way",
-		       argv[optind + 1]);
-	if (!strcmp(argv[optind + 1], "-")) {
+		       out);
+	if (!strcmp(out, "-") || cl.quiet) {
 		hib_image_free(img);
 		return EXIT_INTACT;
 	}
-
-	r = out_rec_new();
-	out_rec_add(r, "output", "output", OUT_STR, "%s", argv[optind + 1]);
-	out_rec_add(r, "format", "format", OUT_STR, "%s", format_name(o.format));
-	out_rec_add(r, "pages", "pages placed", OUT_NUM, "%" PRIu64, res.pages);
-	out_rec_add(r, "data-pages", "pages with data", OUT_NUM, "%" PRIu64, res.data_pages);
-	out_rec_add(r, "zero-pages", "zero-flagged pages", OUT_NUM, "%" PRIu64, res.zero_pages);
-	out_rec_add(r, "ranges", "ranges (runs of PFNs)", OUT_NUM, "%" PRIu64, res.ranges);
-	out_rec_add(r, "file-size", "file size (bytes)", OUT_NUM, "%" PRIu64, res.file_size);
-	if (o.format == HIB_EXPORT_ELF) {
-		out_rec_add(r, "e-machine", "ELF machine", OUT_NUM, "%u", res.e_machine);
-		out_rec_add(r, "vmcoreinfo", "VMCOREINFO note", OUT_BOOL, "%s",
-			    res.vmcoreinfo ? "true" : "false");
-		if (res.vmcoreinfo)
-			out_rec_add(r, "vmcoreinfo-pfn", "VMCOREINFO page", OUT_STR,
-				    "0x%" PRIx64, res.vmcoreinfo_pfn);
-	}
-	rc = out_recs_print(&r, 1, &oo, "export");
+	r = summary(out, o.format, &res);
+	rc = out_recs_print(&r, 1, &cl.out, "export");
 	out_rec_free(r);
 	hib_image_free(img);
 	return rc ? EXIT_IOERR : EXIT_INTACT;

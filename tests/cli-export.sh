@@ -38,7 +38,7 @@ for name in $(fixtures0); do
 		out=$TMP/$name.$fmt
 		run_hib 0 export --format $fmt --json "$img" "$out"
 		check "$name $fmt: one range per run" \
-			test "$(json_get "$TMP/out" ranges)" = "$nruns"
+			test "$(json_get "$TMP/out" pfn_runs)" = "$nruns"
 		case $fmt in
 		raw)  $PY pages-raw $PS "$out" "$TMP/runs" >"$TMP/got" ;;
 		lime) $PY pages-lime $PS "$out" >"$TMP/got" ;;
@@ -48,6 +48,17 @@ for name in $(fixtures0); do
 		check "$name $fmt: no temporary left" \
 			test -z "$(ls "$TMP" | grep hibimg- || true)"
 	done
+
+	# the summary's counts are the kernel's
+	run_hib 0 export -P -f --format raw "$img" "$TMP/$name.raw"
+	check "$name: -P lines are shell assignments" sh -c ". '$TMP/out'"
+	check "$name: PFN-list entries placed = kernel's need to copy" \
+		test "$(sed -n 's/^PFN_ENTRIES="\(.*\)"$/\1/p' "$TMP/out")" = "$(sidecar "$name" need_to_copy)"
+	zp=$(sidecar "$name" zero_pages)
+	check "$name: zero-flagged = kernel's zero pages (${zp:-0})" \
+		test "$(sed -n 's/^ZERO_FLAGGED="\(.*\)"$/\1/p' "$TMP/out")" = "${zp:-0}"
+	run_hib 0 export -q -f --format raw "$img" "$TMP/$name.raw"
+	check "$name: -q prints nothing" test ! -s "$TMP/out"
 
 	raw=$TMP/$name.raw
 	hi=$(awk 'END {print $2}' "$TMP/runs")
@@ -166,6 +177,9 @@ check "xnum: two slots outside the image hold data" \
 run_hib 2 export "$TMP/xnum.img" "$TMP/x";               err_has "--format is required"
 run_hib 2 export -F vmem "$TMP/xnum.img" "$TMP/x";       err_has "unknown format"
 run_hib 2 export -F raw "$TMP/xnum.img";                 err_has "missing argument"
+run_hib 2 export -J -F raw "$TMP/xnum.img" -;            err_has "which '-' gives to the export"
+check "export -J to '-': the error is a JSON document" python3 -m json.tool "$TMP/out" /dev/null
+run_hib 0 export --list-columns;                         out_has "^vmcoreinfo_pfn "
 run_hib 2 cat "$TMP/xnum.img";                           err_has "one of --pfn"
 run_hib 2 cat "$TMP/xnum.img" --pfn 1 --slot 1;          err_has "exclude each other"
 run_hib 2 cat "$TMP/xnum.img" --pfn 4-2;                 err_has "below the start"

@@ -25,7 +25,8 @@ for name in $(fixtures); do
 	rm -f "$TMP/t1.img" "$TMP/t3.img"
 	run_hib 0 recompress $R --to lz4 --dry-run --json "$img"
 	check "$name: dry run writes nothing" test ! -e "$TMP/dry.img"
-	check "$name: dry run reports slots" test -n "$(json_get "$TMP/out" slots_after)"
+	check "$name: dry run reports slots" test -n "$(json_get "$TMP/out" new_image_slots)"
+	check "$name: dry run says so" test "$(json_get "$TMP/out" dry_run)" = true
 
 	run_hib 2 recompress $R --to lz4 "$img" "$img";          err_has "input itself"
 	ln -sf "$img" "$TMP/link.img"
@@ -53,6 +54,32 @@ rm -f "$TMP/raw.img"
 # the raw disk (tests/swapslots.py, which fixtures/check-rewrites.sh uses too).
 slotwalk() { python3 "$top_srcdir/tests/swapslots.py" "$@"; }
 kv() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+
+# Slot counts include the resume page, as info's image_slots does; python
+# walks the swap maps of the source and of the new image.
+for name in $(fixtures0); do
+	img=$FIX_IMG/$name.img
+	run_hib 0 recompress -f --to lz4 --json "$img" "$TMP/lz4.img"
+	cp "$TMP/out" "$TMP/lz4.json"
+	check "$name: image_slots = python's walk + the resume page" \
+		test "$(json_get "$TMP/lz4.json" image_slots)" = $(( $(kv "$(slotwalk outside "$img")" image) + 1 ))
+	check "$name: new_image_slots = python's walk of the new image + the resume page" \
+		test "$(json_get "$TMP/lz4.json" new_image_slots)" = \
+		$(( $(kv "$(slotwalk outside "$TMP/lz4.img")" image) + 1 ))
+	check "$name: flags 0x14 (CRC32_MODE, COMPRESSION_ALG_LZ4: the kernel's bits) as a number" \
+		test "$(json_get "$TMP/lz4.json" flags)" = 20
+	run_hib 0 info --json "$img"
+	check "$name: recompress and info count the same image slots" \
+		test "$(json_get "$TMP/lz4.json" image_slots)" = "$(json_get "$TMP/out" image_slots)"
+	run_hib 0 recompress --to lz4 --dry-run "$img"
+	out_has "^  flags  *0x14\$"
+	out_has "^  image slots (incl. resume page)  *$(json_get "$TMP/lz4.json" image_slots)\$"
+	run_hib 0 recompress --to lz4 --dry-run -P "$img"
+	check "$name: -P lines are shell assignments" sh -c ". '$TMP/out'"
+	run_hib 0 recompress -q -f --to lz4 "$img" "$TMP/lz4.img"
+	check "$name: -q prints nothing" test ! -s "$TMP/out"
+	rm -f "$TMP/lz4.img"
+done
 
 swapped=
 for name in $(fixtures0); do
@@ -113,5 +140,8 @@ run_hib 2 recompress $R --to lzo -l 5 "$FIX_IMG/$lzo.img" "$TMP/x.img"; err_has 
 run_hib 2 recompress $R --to lz4 -z sometimes "$FIX_IMG/$lzo.img" "$TMP/x.img"; err_has "zero-page mode"
 run_hib 2 recompress $R --to lz4 "$FIX_IMG/$lzo.img";                  err_has "missing argument"
 run_hib 2 recompress $R --to lz4 --device "$FIX_IMG/$lzo.img" "$TMP/x.img"; err_has "no such device"
+run_hib 2 recompress --to lz4 -J "$FIX_IMG/$lzo.img";                 err_has "missing argument"
+check "a usage error with -J is a JSON document" python3 -m json.tool "$TMP/out" /dev/null
+run_hib 0 recompress --list-columns;                                  out_has "^new_image_slots "
 
 finish

@@ -6,38 +6,25 @@
  */
 #include "config.h"
 #include "common.h"
+#include "options.h"
 #include "output.h"
+#include "progress.h"
 
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void __attribute__((noreturn)) usage(void)
-{
-	printf("Usage:\n hibimg stats [options] <spec> [summary|classes|buckets|ranges|chunks]\n\n");
-	printf("Page classes, their place in physical memory and the compressibility\n"
-	       "of the stream of a hibernation image. The view is one of:\n"
-	       " summary   counts, shares and compressed sizes (default)\n"
-	       " classes   a line per page class\n"
-	       " buckets   a line per PFN bucket: saved pages by class\n"
-	       " ranges    a line per run of consecutive saved PFNs, with the hole before\n"
-	       " chunks    a line per 32-page chunk: the image's and each codec's size\n\n");
-	printf("Options:\n"
-	       " -b, --bucket <pages>       PFN bucket size (default: a power of two\n"
-	       "                              >= 512 giving at most 256 buckets)\n"
-	       " -s, --svg <file>           also draw memory and chunk ratios as SVG\n"
-	       USAGE_FORCE_OPTION
-	       "     --no-compress          skip the compression pass\n"
-	       " -J, --json                 use JSON output format\n"
-	       " -r, --raw                  use raw output format\n"
-	       " -n, --noheadings           don't print headings\n"
-	       " -R, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
-	       " -T, --threads <n>          decompress with n threads (default: online CPUs)\n"
-	       USAGE_HELP_OPTIONS);
-	printf("\nSee hibimg-stats(1).\n");
-	exit(EXIT_SUCCESS);
-}
+enum { OPT_SVG = OPT_LONG };
+
+static const struct cli_opt stats_opts[] = {
+	{ "bucket", required_argument, 'B', "<pages>",
+	  "PFN bucket size (default: a power of two\n>= 512 giving at most 256 buckets)" },
+	{ "svg", required_argument, OPT_SVG, "<file>",
+	  "also draw memory and chunk ratios as SVG\n(one <spec> only)" },
+	{ "no-compress", no_argument, 'C', NULL, "skip the compression pass" },
+	{ NULL, 0, 0, NULL, NULL }
+};
 
 static double pct(uint64_t a, uint64_t b)
 {
@@ -82,69 +69,76 @@ static uint64_t bucket_saved(const struct hib_stats *st, uint64_t i)
 	return sum;
 }
 
-static int view_summary(struct hib_image *img, const struct hib_stats *st,
-			const struct out_opts *oo)
+/* The summary of one image; with st NULL, every field a summary may have
+ * (--list-columns), all zero. */
+static struct out_rec *summary_rec(struct hib_image *img, const struct hib_stats *st)
 {
-	const struct hib_info *in = hib_image_info(img);
-	const struct hib_stats_info *si = hib_stats_info(st);
-	unsigned int ps = hib_image_header(img)->page_size;
+	static const struct hib_stats_info none_info;
+	static const struct hib_stats_codec none_codec;
+	const struct hib_stats_info *si = st ? hib_stats_info(st) : &none_info;
+	enum hib_compression comp = img ? hib_image_info(img)->compression : HIB_COMP_LZO;
+	unsigned int ps = img ? hib_image_header(img)->page_size : 0;
 	struct out_rec *r = out_rec_new();
 	char key[64], label[128];
 	const char *n;
-	int k, rc;
+	int k;
 
-	out_rec_add(r, "path", "path", OUT_STR, "%s", hib_image_path(img));
+	out_rec_add(r, "path", "path", OUT_STR, "%s", img ? hib_image_path(img) : "");
+	/* the whole stream was read, its CRC checked */
+	out_rec_add(r, "status", "status", OUT_STR, "%s", exit_name(EXIT_INTACT));
 	out_rec_section(r, "Pages");
-	out_rec_add(r, "entries", "PFNs saved (\"Need to copy\")", OUT_NUM, "%" PRIu64, si->entries);
+	out_rec_add(r, "pfn-entries", "PFNs saved (\"Need to copy\")", OUT_NUM, "%" PRIu64,
+		    si->entries);
 	out_rec_add(r, "image-pages", "data pages in the stream", OUT_NUM, "%" PRIu64, si->image_pages);
 	out_rec_add(r, "meta-pages", "PFN-list pages", OUT_NUM, "%" PRIu64, si->meta_pages);
 	out_rec_add(r, "stream-pages", "stream pages", OUT_NUM, "%" PRIu64, si->stream_pages);
+	/* a class's name is the key of its page count: zero_flagged means
+	 * the zero-flagged PFN-list entries in every command */
 	FOR_CLASS(k, n) {
-		uint64_t pages = hib_stats_class_pages(st, (enum hib_class)k);
+		uint64_t pages = st ? hib_stats_class_pages(st, (enum hib_class)k) : 0;
 
-		snprintf(key, sizeof(key), "%s-pages", n);
 		snprintf(label, sizeof(label), "%s pages", n);
-		out_rec_add(r, key, label, OUT_NUM, "%" PRIu64, pages);
+		out_rec_add(r, n, label, OUT_NUM, "%" PRIu64, pages);
 		snprintf(key, sizeof(key), "%s-bytes", n);
 		snprintf(label, sizeof(label), "%s bytes", n);
-		out_rec_add(r, key, label, OUT_NUM, "%" PRIu64, pages * ps);
+		out_rec_add(r, key, label, OUT_SIZE, "%" PRIu64, pages * ps);
 		snprintf(key, sizeof(key), "%s-share", n);
 		snprintf(label, sizeof(label), "%s share %%", n);
 		out_rec_add(r, key, label, OUT_NUM, "%.2f", pct(pages, si->entries));
 	}
 	out_rec_add(r, "zero-pages", "zero pages (flagged + data)", OUT_NUM, "%" PRIu64,
-		    hib_stats_class_pages(st, HIB_CLASS_ZERO_FLAGGED) +
-		    hib_stats_class_pages(st, HIB_CLASS_ZERO_DATA));
-	out_rec_add(r, "dup-table-bytes", "duplicate hash table bytes", OUT_NUM,
+		    st ? hib_stats_class_pages(st, HIB_CLASS_ZERO_FLAGGED) +
+			 hib_stats_class_pages(st, HIB_CLASS_ZERO_DATA) : 0);
+	out_rec_add(r, "dup-table-bytes", "duplicate hash table", OUT_SIZE,
 		    "%" PRIu64, si->dup_table_bytes);
 	out_rec_section(r, "Physical memory");
-	out_rec_add(r, "lowest-pfn", "lowest PFN", OUT_NUM, "%" PRIu64, si->lowest_pfn);
-	out_rec_add(r, "highest-pfn", "highest PFN", OUT_NUM, "%" PRIu64, si->highest_pfn);
+	out_rec_add(r, "lowest-pfn", "lowest PFN", OUT_HEX, "0x%" PRIx64, si->lowest_pfn);
+	out_rec_add(r, "highest-pfn", "highest PFN", OUT_HEX, "0x%" PRIx64, si->highest_pfn);
 	out_rec_add(r, "num-physpages", "num_physpages", OUT_NUM, "%" PRIu64, si->num_physpages);
-	out_rec_add(r, "pfn-ranges", "ranges of consecutive PFNs", OUT_NUM, "%" PRIu64, si->runs);
+	out_rec_add(r, "pfn-runs", "runs of consecutive PFNs", OUT_NUM, "%" PRIu64, si->runs);
 	out_rec_add(r, "hole-pages", "pages not saved up to the highest PFN", OUT_NUM,
 		    "%" PRIu64, si->entries ? si->highest_pfn + 1 - si->entries : 0);
 	out_rec_add(r, "bucket-pages", "bucket size (pages)", OUT_NUM, "%" PRIu64, si->bucket_pages);
 	out_rec_add(r, "buckets", "buckets", OUT_NUM, "%" PRIu64, si->nbuckets);
 	out_rec_section(r, "Compression (32-page chunks, as the kernel)");
-	out_rec_add(r, "compression", "the image's", OUT_STR, "%s",
-		    hib_compression_name(in->compression));
-	out_rec_add(r, "stream-bytes", "stream bytes", OUT_NUM, "%" PRIu64, si->stream_pages * ps);
+	out_rec_add(r, "compression", "the image's", OUT_STR, "%s", hib_compression_name(comp));
+	out_rec_add(r, "stream-bytes", "stream bytes", OUT_SIZE, "%" PRIu64, si->stream_pages * ps);
 	out_rec_add(r, "chunks", "chunks", OUT_NUM, "%" PRIu64, si->nchunks);
-	if (in->compression != HIB_COMP_NONE) {
-		out_rec_add(r, "image-cmp-bytes", "the image's compressed bytes", OUT_NUM,
+	if (comp != HIB_COMP_NONE) {
+		out_rec_add(r, "compressed-bytes", "the image's compressed bytes", OUT_SIZE,
 			    "%" PRIu64, si->image_cmp_bytes);
 		out_rec_add(r, "image-ratio", "the image's ratio", OUT_NUM, "%.3f",
 			    ratio(si->stream_pages * ps, si->image_cmp_bytes));
 	}
-	if (si->compressed) {
+	if (si->compressed || !st) {
 		FOR_CODEC(k, n) {
-			const struct hib_stats_codec *cd = hib_stats_codec(st, (enum hib_codec_id)k);
+			const struct hib_stats_codec *cd = st ?
+				hib_stats_codec(st, (enum hib_codec_id)k) : &none_codec;
 			const char *what = cd->what_if ? " (what-if)" : "";
 
 			snprintf(key, sizeof(key), "%s-bytes", n);
 			snprintf(label, sizeof(label), "%s compressed bytes%s", n, what);
-			out_rec_add(r, key, label, OUT_NUM, "%" PRIu64, cd->cmp_bytes);
+			out_rec_add(r, key, label, OUT_SIZE, "%" PRIu64, cd->cmp_bytes);
 			snprintf(key, sizeof(key), "%s-disk-pages", n);
 			snprintf(label, sizeof(label), "%s pages on disk", n);
 			out_rec_add(r, key, label, OUT_NUM, "%" PRIu64, cd->disk_pages);
@@ -158,76 +152,99 @@ static int view_summary(struct hib_image *img, const struct hib_stats *st,
 				    (double)si->unc_bytes / cd->cmp_seconds / 1024000.0 : 0.0);
 		}
 	}
-	rc = out_recs_print(&r, 1, oo, "stats");
-	out_rec_free(r);
-	return rc;
+	return r;
 }
 
-static int view_classes(const struct hib_stats *st, unsigned int ps, const struct out_opts *oo)
+/* The table views: one table for every input, its rows led by PATH, a
+ * column people see by default only when there are several inputs. */
+struct tview {
+	struct libscols_table *tb;
+	int ncols;                  /* PATH and the view's own */
+	int errcols;                /* STATUS, ERROR appended (JSON, a failure) */
+};
+
+static void cols_classes(struct libscols_table *tb)
 {
-	struct libscols_table *tb = out_table_new(oo, "classes");
+	out_table_col(tb, "CLASS", OUT_STR);
+	out_table_col(tb, "PAGES", OUT_NUM);
+	out_table_col(tb, "BYTES", OUT_SIZE);
+	out_table_col(tb, "SHARE", OUT_NUM);
+}
+
+static void rows_classes(struct libscols_table *tb, struct hib_image *img,
+			 const struct hib_stats *st)
+{
 	uint64_t entries = hib_stats_info(st)->entries;
+	unsigned int ps = hib_image_header(img)->page_size;
 	const char *n;
 	int k;
 
-	out_table_col(tb, "CLASS", OUT_STR);
-	out_table_col(tb, "PAGES", OUT_NUM);
-	out_table_col(tb, "BYTES", OUT_NUM);
-	out_table_col(tb, "SHARE", OUT_NUM);
 	FOR_CLASS(k, n) {
 		struct libscols_line *ln = out_table_line(tb);
 		uint64_t pages = hib_stats_class_pages(st, (enum hib_class)k);
 
-		out_cell(ln, 0, "%s", n);
-		out_cell(ln, 1, "%" PRIu64, pages);
-		out_cell(ln, 2, "%" PRIu64, pages * ps);
-		out_cell(ln, 3, "%.2f", pct(pages, entries));
+		out_cell(ln, 0, "%s", hib_image_path(img));
+		out_cell(ln, 1, "%s", n);
+		out_cell(ln, 2, "%" PRIu64, pages);
+		out_cell(ln, 3, "%" PRIu64, pages * ps);
+		out_cell(ln, 4, "%.2f", pct(pages, entries));
 	}
-	return out_table_print(tb);
 }
 
-static int view_buckets(const struct hib_stats *st, const struct out_opts *oo)
+static void cols_buckets(struct libscols_table *tb)
 {
-	const struct hib_stats_info *si = hib_stats_info(st);
-	struct libscols_table *tb = out_table_new(oo, "buckets");
 	const char *n;
-	uint64_t i;
 	int k;
 
-	out_table_col(tb, "START", OUT_NUM);
-	out_table_col(tb, "END", OUT_NUM);
+	out_table_col(tb, "START", OUT_HEX);
+	out_table_col(tb, "END", OUT_HEX);
 	out_table_col(tb, "SAVED", OUT_NUM);
 	out_table_col(tb, "NOT-SAVED", OUT_NUM);
 	FOR_CLASS(k, n)
 		out_table_col(tb, n, OUT_NUM);
+}
+
+static void rows_buckets(struct libscols_table *tb, struct hib_image *img,
+			 const struct hib_stats *st)
+{
+	const struct hib_stats_info *si = hib_stats_info(st);
+	const char *n;
+	uint64_t i;
+	int k;
+
 	for (i = 0; i < si->nbuckets; i++) {
 		struct libscols_line *ln = out_table_line(tb);
 		uint64_t first = i * si->bucket_pages, saved = bucket_saved(st, i);
 
-		out_cell(ln, 0, "%" PRIu64, first);
-		out_cell(ln, 1, "%" PRIu64, first + si->bucket_pages - 1);
-		out_cell(ln, 2, "%" PRIu64, saved);
-		out_cell(ln, 3, "%" PRIu64, si->bucket_pages - saved);
+		out_cell(ln, 0, "%s", hib_image_path(img));
+		out_cell(ln, 1, "0x%" PRIx64, first);
+		out_cell(ln, 2, "0x%" PRIx64, first + si->bucket_pages - 1);
+		out_cell(ln, 3, "%" PRIu64, saved);
+		out_cell(ln, 4, "%" PRIu64, si->bucket_pages - saved);
 		FOR_CLASS(k, n)
-			out_cell(ln, 4 + (size_t)k, "%" PRIu64,
+			out_cell(ln, 5 + (size_t)k, "%" PRIu64,
 				 hib_stats_bucket_pages(st, i, (enum hib_class)k));
 	}
-	return out_table_print(tb);
 }
 
-/* From the public PFN list, not the stats: runs and the holes between. */
-static int view_ranges(struct hib_image *img, const struct out_opts *oo)
+static void cols_ranges(struct libscols_table *tb)
 {
-	const struct hib_pfns *pf = hib_image_pfns(img);
-	struct libscols_table *tb = out_table_new(oo, "ranges");
-	uint64_t i, start = 0, prev = 0, zero = 0, prev_end = 0;
-	int z, have = 0;
-
-	out_table_col(tb, "START", OUT_NUM);
-	out_table_col(tb, "END", OUT_NUM);
+	out_table_col(tb, "START", OUT_HEX);
+	out_table_col(tb, "END", OUT_HEX);
 	out_table_col(tb, "PAGES", OUT_NUM);
 	out_table_col(tb, "ZERO-FLAGGED", OUT_NUM);
 	out_table_col(tb, "HOLE-BEFORE", OUT_NUM);
+}
+
+/* From the public PFN list, not the stats: runs and the holes between. */
+static void rows_ranges(struct libscols_table *tb, struct hib_image *img,
+			const struct hib_stats *st)
+{
+	const struct hib_pfns *pf = hib_image_pfns(img);
+	uint64_t i, start = 0, prev = 0, zero = 0, prev_end = 0;
+	int z, have = 0;
+
+	(void)st;
 	for (i = 0; i <= pf->entries; i++) {
 		uint64_t pfn = 0;
 
@@ -236,11 +253,12 @@ static int view_ranges(struct hib_image *img, const struct out_opts *oo)
 		if (have && (i == pf->entries || pfn != prev + 1)) {
 			struct libscols_line *ln = out_table_line(tb);
 
-			out_cell(ln, 0, "%" PRIu64, start);
-			out_cell(ln, 1, "%" PRIu64, prev);
-			out_cell(ln, 2, "%" PRIu64, prev - start + 1);
-			out_cell(ln, 3, "%" PRIu64, zero);
-			out_cell(ln, 4, "%" PRIu64, start - prev_end);
+			out_cell(ln, 0, "%s", hib_image_path(img));
+			out_cell(ln, 1, "0x%" PRIx64, start);
+			out_cell(ln, 2, "0x%" PRIx64, prev);
+			out_cell(ln, 3, "%" PRIu64, prev - start + 1);
+			out_cell(ln, 4, "%" PRIu64, zero);
+			out_cell(ln, 5, "%" PRIu64, start - prev_end);
 			prev_end = prev + 1;
 			have = 0;
 		}
@@ -254,35 +272,92 @@ static int view_ranges(struct hib_image *img, const struct out_opts *oo)
 		zero += z != 0;
 		prev = pfn;
 	}
-	return out_table_print(tb);
 }
 
-static int view_chunks(const struct hib_stats *st, const struct out_opts *oo)
+static void cols_chunks(struct libscols_table *tb)
 {
-	struct libscols_table *tb = out_table_new(oo, "chunks");
-	const struct hib_stats_chunk *c;
 	const char *n;
-	uint64_t i;
 	int k;
 
 	out_table_col(tb, "INDEX", OUT_NUM);
 	out_table_col(tb, "FIRST-PAGE", OUT_NUM);
 	out_table_col(tb, "PAGES", OUT_NUM);
-	out_table_col(tb, "IMAGE", OUT_NUM);
+	out_table_col(tb, "IMAGE", OUT_SIZE);
 	FOR_CODEC(k, n)
-		out_table_col(tb, n, OUT_NUM);
+		out_table_col(tb, n, OUT_SIZE);
+}
+
+static void rows_chunks(struct libscols_table *tb, struct hib_image *img,
+			const struct hib_stats *st)
+{
+	const struct hib_stats_chunk *c;
+	const char *n;
+	uint64_t i;
+	int k;
+
 	for (i = 0; (c = hib_stats_chunk(st, i)) != NULL; i++) {
 		struct libscols_line *ln = out_table_line(tb);
 
-		out_cell(ln, 0, "%" PRIu64, i);
-		out_cell(ln, 1, "%" PRIu64, c->first_stream_page);
-		out_cell(ln, 2, "%u", c->pages);
-		out_cell(ln, 3, "%u", c->image_cmp_len);
+		out_cell(ln, 0, "%s", hib_image_path(img));
+		out_cell(ln, 1, "%" PRIu64, i);
+		out_cell(ln, 2, "%" PRIu64, c->first_stream_page);
+		out_cell(ln, 3, "%u", c->pages);
+		out_cell(ln, 4, "%u", c->image_cmp_len);
 		FOR_CODEC(k, n)
-			out_cell(ln, 4 + (size_t)k, "%u",
+			out_cell(ln, 5 + (size_t)k, "%u",
 				 hib_stats_chunk_cmp_len(st, i, (enum hib_codec_id)k));
 	}
-	return out_table_print(tb);
+}
+
+static const struct view {
+	const char *name;
+	void (*cols)(struct libscols_table *tb);
+	void (*rows)(struct libscols_table *tb, struct hib_image *img,
+		     const struct hib_stats *st);
+} views[] = {
+	{ "summary", NULL, NULL },
+	{ "classes", cols_classes, rows_classes },
+	{ "buckets", cols_buckets, rows_buckets },
+	{ "ranges",  cols_ranges,  rows_ranges },
+	{ "chunks",  cols_chunks,  rows_chunks },
+	{ NULL, NULL, NULL }
+};
+
+static const struct view *find_view(const char *name)
+{
+	const struct view *v;
+
+	for (v = views; v->name; v++)
+		if (!strcmp(v->name, name))
+			return v;
+	return NULL;
+}
+
+static void tview_new(struct tview *t, const struct view *v, const struct out_opts *oo,
+		      int several)
+{
+	t->tb = out_table_new(oo, v->name);
+	out_table_col_flags(t->tb, "PATH", OUT_STR, several || oo->json ? 0 : OUT_COL_EXTRA);
+	v->cols(t->tb);
+	t->ncols = scols_table_get_ncols(t->tb);
+	t->errcols = 0;
+}
+
+/* JSON carries a failed input in the table: a row of its path, status and
+ * error (people read the error once, on stderr). */
+static void tview_error(struct tview *t, const char *path, int status, const char *msg)
+{
+	struct libscols_line *ln;
+
+	if (!t->errcols) {
+		out_table_col(t->tb, "STATUS", OUT_STR);
+		out_table_col(t->tb, "ERROR", OUT_STR);
+		t->errcols = 1;
+	}
+	ln = out_table_line(t->tb);
+	out_cell(ln, 0, "%s", path);
+	out_cell(ln, (size_t)t->ncols, "%s", exit_name(status));
+	out_cell(ln, (size_t)t->ncols + 1, "%s", msg);
 }
 
 /* ---- SVG ------------------------------------------------------------------ */
@@ -445,105 +520,158 @@ static int write_svg(struct hib_output *out, struct hib_image *img, const struct
 	return 0;
 }
 
+static struct out_rec *error_rec(const char *path, int status, const char *msg)
+{
+	struct out_rec *r = out_rec_new();
+
+	out_rec_add(r, "path", "path", OUT_STR, "%s", path);
+	out_rec_add(r, "status", "status", OUT_STR, "%s", exit_name(status));
+	out_rec_add(r, "error", "error", OUT_STR, "%s", msg);
+	return r;
+}
+
 int cmd_stats(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "bucket",        required_argument, NULL, 'b' },
-		{ "svg",           required_argument, NULL, 's' },
-		{ "force",         no_argument,       NULL, 'f' },
-		{ "no-compress",   no_argument,       NULL, 'C' },
-		{ "json",          no_argument,       NULL, 'J' },
-		{ "raw",           no_argument,       NULL, 'r' },
-		{ "noheadings",    no_argument,       NULL, 'n' },
-		{ "resume-offset", required_argument, NULL, 'R' },
-		{ "threads",       required_argument, NULL, 'T' },
-		{ "help",          no_argument,       NULL, 'h' },
-		{ "version",       no_argument,       NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
+	struct cli cl = {
+		.cmd = "stats",
+		.synopsis = "[options] <spec>... [summary|classes|buckets|ranges|chunks]",
+		.about = "Page classes, their place in physical memory and the compressibility\n"
+			 "of the stream of hibernation images, one result per <spec>.",
+		.sections = "The view, a last argument after at least one <spec>, is one of:\n"
+			    " summary   counts, shares and compressed sizes (default)\n"
+			    " classes   a line per page class\n"
+			    " buckets   a line per PFN bucket: saved pages by class\n"
+			    " ranges    a line per run of consecutive saved PFNs, with the hole before\n"
+			    " chunks    a line per 32-page chunk: the image's and each codec's size\n",
+		.epilog = "With several <spec>s the exit status is the worst of theirs (hibimg(1)).\n",
+		.common = CO_VIEW | CO_QUIET | CO_THREADS | CO_RESUME | CO_FORCE,
+		.own = stats_opts,
 	};
 	struct hib_stats_opts so = { .size = sizeof(so) };
-	struct out_opts oo = { 0 };
-	struct hib_stats *st = NULL;
-	struct hib_image *img;
-	const char *svg = NULL, *view = "summary";
-	struct hib_output *svgout = NULL;
+	struct out_rec **recs = NULL;
+	struct tview t = { 0 };
+	const struct view *view = &views[0];
+	const char *svg = NULL;
 	unsigned int oflags = 0;
-	uint64_t offset = 0;
-	int c, rc;
+	size_t nrecs = 0;
+	int c, rc, i, nspec, nok = 0, status = EXIT_INTACT;
 
-	while ((c = getopt_long(argc, argv, "b:s:fJrnR:T:hV", longopts, NULL)) != -1) {
+	while ((c = cli_getopt(&cl, argc, argv)) != -1) {
 		switch (c) {
-		case 'b':
+		case 'B':
 			so.bucket_pages = parse_u64(optarg, "bucket size");
 			if (!so.bucket_pages)
 				die_(EXIT_USAGE, "invalid bucket size: '%s'", optarg);
 			break;
-		case 's': svg = optarg; break;
-		case 'f': oflags |= HIB_OUTPUT_FORCE; break;
+		case OPT_SVG: svg = optarg; break;
 		case 'C': so.no_compress = 1; break;
-		case 'J': oo.json = 1; break;
-		case 'r': oo.raw = 1; break;
-		case 'n': oo.noheadings = 1; break;
-		case 'R': offset = parse_u64(optarg, "resume offset"); break;
-		case 'T': so.threads = (unsigned int)parse_u64(optarg, "thread count"); break;
-		case 'h': usage();
-		case 'V': print_version();
-		default: errtryhelp("stats");
 		}
 	}
-	if (optind == argc) {
+	nspec = argc - optind;
+	/* a last argument naming a view is the view; one alone is a spec */
+	if (nspec >= 1 && (nspec >= 2 || cl.out.list_columns) &&
+	    find_view(argv[argc - 1])) {
+		view = find_view(argv[argc - 1]);
+		nspec--;
+	}
+	if (cl.out.list_columns) {
+		/* the columns or fields, without reading anything */
+		if (view->cols) {
+			tview_new(&t, view, &cl.out, nspec > 1);
+			return out_table_print(t.tb) ? EXIT_IOERR : EXIT_INTACT;
+		}
+		recs = calloc(1, sizeof(*recs));
+		if (!recs)
+			die_(EXIT_IOERR, "out of memory");
+		recs[0] = summary_rec(NULL, NULL);
+		rc = out_recs_print(recs, 1, &cl.out, "stats");
+		out_rec_free(recs[0]);
+		free(recs);
+		return rc ? EXIT_IOERR : EXIT_INTACT;
+	}
+	if (nspec == 0) {
 		warnx_("no image given");
 		errtryhelp("stats");
 	}
-	if (argc - optind > 2) {
-		warnx_("too many arguments");
-		errtryhelp("stats");
-	}
-	if (argc - optind == 2)
-		view = argv[optind + 1];
-	if (strcmp(view, "summary") && strcmp(view, "classes") && strcmp(view, "buckets") &&
-	    strcmp(view, "ranges") && strcmp(view, "chunks")) {
-		warnx_("unknown view '%s'", view);
-		errtryhelp("stats");
-	}
-	if (svg && !strcmp(view, "ranges"))
+	if (svg && nspec > 1)
+		die_(EXIT_USAGE, "--svg draws one image: give one <spec>");
+	if (svg && !strcmp(view->name, "ranges"))
 		die_(EXIT_USAGE, "--svg needs a view other than ranges");
-	if (!strcmp(view, "chunks") && so.no_compress)
+	if (!strcmp(view->name, "chunks") && so.no_compress)
 		die_(EXIT_USAGE, "the chunks view needs the compression pass");
+	so.threads = cl.threads;
+	if (cl.force)
+		oflags |= HIB_OUTPUT_FORCE;
 
-	img = open_image(argv[optind], offset);
-	/* refused now, not after the long pass */
-	if (svg)
-		svgout = open_output(img, svg, oflags);
-	rc = hib_image_load(img);
-	if (rc == HIB_OK)
-		rc = hib_image_load_pfns(img);
-	if (rc == HIB_OK && strcmp(view, "ranges"))
-		rc = hib_image_stats(img, &so, &st);
-	if (rc) {
-		warnx_("%s", hib_image_error(img));
-		close_output(img, svgout, 0);
+	if (view->cols)
+		tview_new(&t, view, &cl.out, nspec > 1);
+	else if (!(recs = calloc((size_t)nspec, sizeof(*recs))))
+		die_(EXIT_IOERR, "out of memory");
+	/* the library reports no progress inside one image: count the images */
+	progress_begin("reading", "images", cl.quiet || nspec < 2);
+	for (i = 0; i < nspec; i++) {
+		const char *spec = argv[optind + i];
+		struct hib_image *img = hib_image_new();
+		struct hib_output *svgout = NULL;
+		struct hib_stats *st = NULL;
+		int s;
+
+		if (!img)
+			die_(EXIT_IOERR, "out of memory");
+		progress_update((uint64_t)i, (uint64_t)nspec);
+		if (cl.resume_offset)
+			(void)hib_image_set_resume_offset(img, cl.resume_offset);
+		rc = hib_image_open(img, spec);
+		/* refused now, not after the long pass */
+		if (rc == HIB_OK && svg)
+			svgout = open_output(img, svg, oflags);
+		if (rc == HIB_OK)
+			rc = hib_image_load(img);
+		if (rc == HIB_OK)
+			rc = hib_image_load_pfns(img);
+		if (rc == HIB_OK && strcmp(view->name, "ranges"))
+			rc = hib_image_stats(img, &so, &st);
+		if (rc) {
+			s = rc_to_exit(rc);
+			status = exit_worst(status, s);
+			warnx_("%s", hib_image_error(img));
+			if (cl.out.json && view->cols)
+				tview_error(&t, spec, s, hib_image_error(img));
+			else if (cl.out.json)
+				recs[nrecs++] = error_rec(spec, s, hib_image_error(img));
+			if (svgout)
+				close_output(img, svgout, 0);
+			hib_image_free(img);
+			continue;
+		}
+		nok++;
+		if (view->cols)
+			view->rows(t.tb, img, st);
+		else
+			recs[nrecs++] = summary_rec(img, st);
+		if (svgout) {
+			write_svg(svgout, img, st);
+			close_output(img, svgout, 1);
+		}
+		hib_stats_free(st);
 		hib_image_free(img);
-		return rc_to_exit(rc);
 	}
-	if (!strcmp(view, "ranges")) {
-		rc = view_ranges(img, &oo);
-		hib_image_free(img);
-		return rc ? EXIT_IOERR : EXIT_SUCCESS;
+	progress_end();
+	rc = 0;
+	if (view->cols) {
+		/* nothing to print when nothing was read, but JSON says why */
+		if (!cl.quiet && (nok || cl.out.json))
+			rc = out_table_print(t.tb);
+		else
+			out_table_free(t.tb);
+	} else {
+		if (!cl.quiet && nrecs)
+			rc = out_recs_print(recs, nrecs, &cl.out, "stats");
+		for (i = 0; (size_t)i < nrecs; i++)
+			out_rec_free(recs[i]);
+		free(recs);
 	}
-	if (!strcmp(view, "summary"))
-		rc = view_summary(img, st, &oo);
-	else if (!strcmp(view, "classes"))
-		rc = view_classes(st, hib_image_header(img)->page_size, &oo);
-	else if (!strcmp(view, "buckets"))
-		rc = view_buckets(st, &oo);
-	else
-		rc = view_chunks(st, &oo);
-	if (rc == 0 && svg)
-		write_svg(svgout, img, st);
-	if (svg)
-		close_output(img, svgout, rc == 0);
-	hib_stats_free(st);
-	hib_image_free(img);
-	return rc ? EXIT_IOERR : EXIT_SUCCESS;
+	if (rc)
+		die_(EXIT_IOERR, "cannot print the result");
+	return status;
 }

@@ -115,24 +115,24 @@ for name in $(fixtures0); do
 	if [ -n "$zp" ]; then
 		n6=$((n6 + 1))
 		check "$name: zero-flagged = kernel's zero pages ($zp)" \
-			test "$(json_get "$s" zero_flagged_pages)" = "$zp"
+			test "$(json_get "$s" zero_flagged)" = "$zp"
 		check "$name: no zero data pages in a 6.6+ image" \
-			test "$(json_get "$s" zero_data_pages)" = 0
+			test "$(json_get "$s" zero_data)" = 0
 	else
 		check "$name: zero data pages = python's count ($r_zero)" \
-			test "$(json_get "$s" zero_data_pages)" = "$r_zero"
+			test "$(json_get "$s" zero_data)" = "$r_zero"
 		check "$name: nothing zero-flagged before 6.6" \
-			test "$(json_get "$s" zero_flagged_pages)" = 0
+			test "$(json_get "$s" zero_flagged)" = 0
 	fi
 	check "$name: zero-flagged = python's count of flag bits ($r_flagged)" \
-		test "$(json_get "$s" zero_flagged_pages)" = "$r_flagged"
+		test "$(json_get "$s" zero_flagged)" = "$r_flagged"
 	check "$name: same-filled = python's ($r_same)" \
-		test "$(json_get "$s" same_filled_pages)" = "$r_same"
+		test "$(json_get "$s" same_filled)" = "$r_same"
 	check "$name: duplicates = python's byte-exact count ($r_dup)" \
-		test "$(json_get "$s" duplicate_pages)" = "$r_dup"
+		test "$(json_get "$s" duplicate)" = "$r_dup"
 	total=0
 	for k in zero_flagged zero_data same_filled duplicate other; do
-		total=$((total + $(json_get "$s" ${k}_pages)))
+		total=$((total + $(json_get "$s" ${k})))
 	done
 	check "$name: classes add up to the kernel's need to copy" \
 		test "$total" = "$(sidecar "$name" need_to_copy)"
@@ -235,7 +235,7 @@ check "stored zero pages: the matching scenario has the check off" \
 	test "$(jrow "$TMP/out" match=true zerocheck)" = false
 check "stored zero pages: every page copied" test "$(jrow "$TMP/out" match=true copied)" = 3000
 run_hib 0 stats --json "$TMP/seed-store.img"
-check "stored zero pages: counted as zero data ($zf)" test "$(json_get "$TMP/out" zero_data_pages)" = "$zf"
+check "stored zero pages: counted as zero data ($zf)" test "$(json_get "$TMP/out" zero_data)" = "$zf"
 
 run_hib 0 simulate --json --calibrate "$TMP/seed.img"
 check "--calibrate measures a copy_page rate" \
@@ -246,5 +246,62 @@ first=$(fixtures0 | head -1)
 run_hib 0 stats -T 1 --json "$FIX_IMG/$first.img"; grep -v 'mbps' "$TMP/out" >"$TMP/s1"
 run_hib 0 stats -T 3 --json "$FIX_IMG/$first.img"; grep -v 'mbps' "$TMP/out" >"$TMP/s3"
 check "stats -T 1 and -T 3 count the same" cmp -s "$TMP/s1" "$TMP/s3"
+
+# --- several inputs, the views, errors once ----------------------------------
+set -- $(fixtures0)
+A=$FIX_IMG/$1.img B=$FIX_IMG/$2.img
+run_hib 0 stats -C --json "$A" "$B"
+check "two specs: two records, in order, each its kernel's need to copy" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["stats"]
+sys.exit(0 if [(x["path"], x["pfn_entries"], x["status"]) for x in r] ==
+	 [(sys.argv[2], int(sys.argv[3]), "intact"), (sys.argv[4], int(sys.argv[5]), "intact")] else 1)' \
+	"$TMP/out" "$A" "$(sidecar "$1" need_to_copy)" "$B" "$(sidecar "$2" need_to_copy)"
+run_hib 0 stats -C --json "$A" "$B" ranges
+check "ranges of two specs: one table, every saved PFN of both" \
+	test "$(jsum "$TMP/out" pages)" = $(( $(sidecar "$1" need_to_copy) + $(sidecar "$2" need_to_copy) ))
+run_hib 0 stats -C "$A" "$B" classes
+out_has "^PATH  *CLASS"
+run_hib 0 stats -C "$A" classes
+check "one spec: no PATH column" sh -c "! grep -q '^PATH' '$TMP/out'"
+run_hib 0 stats "$A" chunks
+out_has "^INDEX"
+run_hib 3 stats -C "$A" /nonexistent/img
+check "an error once, on stderr" test "$(grep -c 'cannot open /nonexistent/img' "$TMP/err")" = 1
+check "no error row on stdout" sh -c "! grep -q nonexistent '$TMP/out'"
+out_has "PFNs saved"
+run_hib 3 stats -C -J "$A" /nonexistent/img
+check "JSON carries the error in the input's record" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["stats"]
+sys.exit(0 if r[1]["status"] == "io-error" and "cannot open" in r[1]["error"] and
+	 r[0]["status"] == "intact" else 1)' "$TMP/out"
+run_hib 3 stats -J /nonexistent/img ranges
+check "a table view's error is a JSON row too" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["ranges"]
+sys.exit(0 if len(r) == 1 and r[0]["status"] == "io-error" else 1)' "$TMP/out"
+run_hib 0 stats -C -q "$A"
+check "-q prints nothing" test ! -s "$TMP/out"
+run_hib 0 stats -C -P "$A"
+check "-P lines are shell assignments" sh -c ". '$TMP/out'"
+check "-P: PFN_ENTRIES is the kernel's need to copy" \
+	test "$(sed -n 's/^PFN_ENTRIES="\(.*\)"$/\1/p' "$TMP/out")" = "$(sidecar "$1" need_to_copy)"
+run_hib 0 stats -C -r "$A"
+check "-r has no \\x escapes" sh -c "! grep -q '\\\\x' '$TMP/out'"
+out_has "^zero_flagged="
+run_hib 0 stats -C -J "$A"
+hi=$(json_get "$TMP/out" highest_pfn)
+run_hib 0 stats -C -o highest_pfn,pfn_entries "$A"
+check "-o gives the fields asked, in order, the PFN in hex" \
+	test "$(awk '{print $NF}' "$TMP/out" | paste -sd' ')" = "$(printf '0x%x' "$hi") $(sidecar "$1" need_to_copy)"
+run_hib 0 stats -C -o pages,start -r "$A" ranges
+check "-o on a table: those columns, in order" \
+	test "$(head -1 "$TMP/out" | awk '{print NF}')" = 2
+run_hib 0 stats --list-columns chunks;  out_has "^lzo "
+run_hib 0 stats --list-columns;         out_has "^zero_flagged "
+run_hib 2 stats --svg "$TMP/x.svg" "$A" "$B"; err_has "one <spec>"
+run_hib 2 stats -s "$TMP/x.svg" "$A";   err_has "invalid option"
+run_hib 2 stats -B 0 "$A";              err_has "invalid bucket size"
 
 finish

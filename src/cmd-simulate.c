@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "common.h"
+#include "options.h"
 #include "output.h"
 
 #include <getopt.h>
@@ -13,40 +14,39 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void __attribute__((noreturn)) usage(void)
-{
-	struct hib_sim_opts d = { .size = sizeof(d) };
+enum { OPT_RZ = OPT_LONG, OPT_RL, OPT_RC, OPT_LOOP, OPT_CAL, OPT_ZL };
 
-	hib_sim_defaults(&d);
-	printf("Usage:\n hibimg simulate [options] <spec>\n\n");
-	printf("Model the time and size of hibernating the memory held by an image\n"
-	       "with the zero-page check on (6.6+) and off (nozerocheck), with no\n"
-	       "compression, LZO, LZ4 and zstd (a what-if: no kernel writes it).\n\n");
-	printf("Options:\n"
-	       " -c, --compare <comp>       compression of the before/after table\n"
-	       "                              (none, lzo, lz4, zstd; default: the image's)\n"
-	       " -T, --threads <n>          compression threads (default: clamp(CPUs-1, 1, 3))\n"
-	       " -w, --disk-write <MB/s>    disk write rate (default %.0f)\n"
-	       " -W, --disk-read <MB/s>     disk read rate (default %.0f)\n"
-	       "     --rate-zerocheck <MB/s>[@<share>]\n"
-	       "                            copy rate with the zero check, as the kernel\n"
-	       "                              prints it, and the zero share of that memory\n"
-	       "                              (default %.2f@%.4f, the seed mail's)\n"
-	       "     --rate-loop <MB/s>     the same loop without the check (default %.2f)\n"
-	       "     --rate-copy-page <MB/s> copy_page() (default %.2f)\n"
-	       "     --nozerocheck-loop     zero check off copies with the loop, not copy_page()\n"
-	       "     --calibrate            measure both copy loops here on the image's pages\n"
-	       "     --zstd-level <n>       zstd level of the what-if (default %d)\n"
-	       " -J, --json                 use JSON output format\n"
-	       " -r, --raw                  use raw output format\n"
-	       " -n, --noheadings           don't print headings\n"
-	       " -R, --resume-offset <pages> the resume page is not page 0 (swap file)\n"
-	       USAGE_HELP_OPTIONS,
-	       d.disk_write, d.disk_read, d.rate_zerocheck,
-	       d.rate_zerocheck_share, d.rate_loop, d.rate_copy_page,
-	       d.zstd_level);
-	printf("\nMB = 1000 KiB, as the kernel prints rates. See hibimg-simulate(1).\n");
-	exit(EXIT_SUCCESS);
+/* The defaults in --help are the library's (hib_sim_defaults()). */
+static char h_write[64], h_read[64], h_rz[160], h_rl[80], h_rc[64], h_zl[64];
+
+static struct cli_opt simulate_opts[] = {
+	{ "compare", required_argument, 'c', "<comp>",
+	  "compression of the before/after table\n(none, lzo, lz4, zstd; default: the image's)" },
+	{ "disk-write", required_argument, 'w', "<MB/s>", h_write },
+	{ "disk-read", required_argument, 'W', "<MB/s>", h_read },
+	{ "rate-zerocheck", required_argument, OPT_RZ, "<MB/s>[@<share>]", h_rz },
+	{ "rate-loop", required_argument, OPT_RL, "<MB/s>", h_rl },
+	{ "rate-copy-page", required_argument, OPT_RC, "<MB/s>", h_rc },
+	{ "nozerocheck-loop", no_argument, OPT_LOOP, NULL,
+	  "zero check off copies with the loop, not copy_page()" },
+	{ "calibrate", no_argument, OPT_CAL, NULL,
+	  "measure both copy loops here on the image's pages" },
+	{ "zstd-level", required_argument, OPT_ZL, "<n>", h_zl },
+	{ NULL, 0, 0, NULL, NULL }
+};
+
+static void help_defaults(const struct hib_sim_opts *d)
+{
+	snprintf(h_write, sizeof(h_write), "disk write rate (default %.0f)", d->disk_write);
+	snprintf(h_read, sizeof(h_read), "disk read rate (default %.0f)", d->disk_read);
+	snprintf(h_rz, sizeof(h_rz), "copy rate with the zero check, as the kernel\n"
+		 "prints it, and the zero share of that memory\n"
+		 "(default %.2f@%.4f, the seed mail's)", d->rate_zerocheck,
+		 d->rate_zerocheck_share);
+	snprintf(h_rl, sizeof(h_rl), "the same loop without the check (default %.2f)",
+		 d->rate_loop);
+	snprintf(h_rc, sizeof(h_rc), "copy_page() (default %.2f)", d->rate_copy_page);
+	snprintf(h_zl, sizeof(h_zl), "zstd level of the what-if (default %d)", d->zstd_level);
 }
 
 static double parse_rate(const char *s, const char *what, double *share)
@@ -78,68 +78,78 @@ static enum hib_sim_comp parse_comp(const char *s)
 	die_(EXIT_USAGE, "unknown compression '%s'", s);
 }
 
-static double kb(uint64_t b)
+/* The scenario table. Its default columns fit an 80-column terminal; the
+ * rest are a -o away, and all of them are in the JSON document. */
+static const struct col {
+	const char *name;
+	enum out_type t;
+	int extra;
+} cols[] = {
+	{ "ZEROCHECK", OUT_BOOL, 0 }, { "COMP", OUT_STR, 0 }, { "MATCH", OUT_BOOL, 0 },
+	{ "IMAGE-PAGES", OUT_NUM, 0 }, { "COMPRESSED-BYTES", OUT_SIZE, 0 },
+	{ "HIBERNATE-S", OUT_NUM, 0 }, { "RESUME-S", OUT_NUM, 0 },
+	{ "KERNEL-SUPPORTED", OUT_BOOL, 1 }, { "ZERO-FLAGGED", OUT_NUM, 1 },
+	{ "META-PAGES", OUT_NUM, 1 }, { "STREAM-PAGES", OUT_NUM, 1 },
+	{ "CHUNKS", OUT_NUM, 1 }, { "STREAM-BYTES", OUT_SIZE, 1 },
+	{ "DISK-PAGES", OUT_NUM, 1 }, { "WRITTEN-BYTES", OUT_SIZE, 1 },
+	{ "COPY-S", OUT_NUM, 1 }, { "COMPRESS-S", OUT_NUM, 1 }, { "WRITE-S", OUT_NUM, 1 },
+	{ "READ-S", OUT_NUM, 1 }, { "DECOMPRESS-S", OUT_NUM, 1 },
+	{ "ZERO-FILL-S", OUT_NUM, 1 }, { "CRITICAL-S", OUT_NUM, 1 },
+	{ "COPY-RATE", OUT_NUM, 1 }, { "COMPRESS-RATE", OUT_NUM, 1 },
+	{ "DECOMPRESS-RATE", OUT_NUM, 1 },
+};
+
+static struct libscols_table *scenario_table(const struct out_opts *oo)
 {
-	return (double)b / 1024.0;
+	struct libscols_table *tb = out_table_new(oo, "scenarios");
+	size_t k;
+
+	for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
+		out_table_col_flags(tb, cols[k].name, cols[k].t,
+				    cols[k].extra && !oo->json ? OUT_COL_EXTRA : 0);
+	return tb;
 }
 
-static int print_table(const struct hib_sim *r, const struct out_opts *oo)
+static int print_scenarios(const struct hib_sim *r, const struct out_opts *oo)
 {
+	struct libscols_table *tb = scenario_table(oo);
 	const struct hib_sim_scenario *s;
-	struct libscols_table *tb = out_table_new(oo, "simulate");
-	static const struct { const char *name; enum out_type t; } cols[] = {
-		{ "ZEROCHECK", OUT_BOOL }, { "COMP", OUT_STR }, { "KERNEL", OUT_STR },
-		{ "MATCH", OUT_BOOL }, { "COPIED", OUT_NUM }, { "ZERO", OUT_NUM },
-		{ "META", OUT_NUM }, { "STREAM", OUT_NUM }, { "WROTE-KB", OUT_NUM },
-		{ "CMP-KB", OUT_NUM }, { "DISK-KB", OUT_NUM }, { "COPY-S", OUT_NUM },
-		{ "COMPRESS-S", OUT_NUM }, { "WRITE-S", OUT_NUM }, { "HIBERNATE-S", OUT_NUM },
-		{ "READ-S", OUT_NUM }, { "DECOMPRESS-S", OUT_NUM }, { "RESUME-S", OUT_NUM },
-		/* the rest only in JSON: exact bytes and the rates used */
-		{ "CMP-BYTES", OUT_NUM }, { "DISK-PAGES", OUT_NUM }, { "CHUNKS", OUT_NUM },
-		{ "ZERO-FILL-S", OUT_NUM }, { "CRITICAL-S", OUT_NUM }, { "COPY-RATE", OUT_NUM },
-		{ "COMPRESS-RATE", OUT_NUM }, { "DECOMPRESS-RATE", OUT_NUM }, { "THREADS", OUT_NUM },
-	};
-	size_t ncols = oo->json ? sizeof(cols) / sizeof(cols[0]) : 18, i, k;
+	int people = !(oo->json || oo->raw || oo->pairs);
+	size_t i;
 
-	for (k = 0; k < ncols; k++)
-		out_table_col(tb, cols[k].name, cols[k].t);
 	for (i = 0; (s = hib_sim_scenario(r, i)) != NULL; i++) {
 		struct libscols_line *ln = out_table_line(tb);
 		double copy_rate = s->t_copy > 0 ?
 			(double)s->pages_copied * (s->stream_bytes / (s->stream_pages ? s->stream_pages : 1)) /
 			s->t_copy / 1024000.0 : 0;
 
-		/* libsmartcols' JSON booleans are false only for "", "0" and "n..." */
-		out_cell(ln, 0, "%s", s->zerocheck ? "yes" : "no");
+		out_cell(ln, 0, "%s", s->zerocheck ? "true" : "false");
 		out_cell(ln, 1, "%s", hib_sim_comp_name(s->comp));
-		out_cell(ln, 2, "%s", s->kernel_supported ? "yes" : "what-if");
-		out_cell(ln, 3, "%s", s->matches_image ? "yes" : "no");
-		out_cell(ln, 4, "%" PRIu64, s->pages_copied);
-		out_cell(ln, 5, "%" PRIu64, s->zero_pages);
-		out_cell(ln, 6, "%" PRIu64, s->meta_pages);
-		out_cell(ln, 7, "%" PRIu64, s->stream_pages);
-		out_cell(ln, 8, "%" PRIu64, s->stream_bytes / 1024);
-		out_cell(ln, 9, "%" PRIu64, s->cmp_bytes / 1024);
-		out_cell(ln, 10, "%" PRIu64, s->written_bytes / 1024);
-		out_cell(ln, 11, "%.4f", s->t_copy);
-		out_cell(ln, 12, "%.4f", s->t_compress);
-		out_cell(ln, 13, "%.4f", s->t_write);
-		out_cell(ln, 14, "%.4f", s->t_hibernate);
-		out_cell(ln, 15, "%.4f", s->t_read);
-		out_cell(ln, 16, "%.4f", s->t_decompress);
-		out_cell(ln, 17, "%.4f", s->t_resume);
-		if (!oo->json)
-			continue;
-		out_cell(ln, 18, "%" PRIu64, s->cmp_bytes);
-		out_cell(ln, 19, "%" PRIu64, s->disk_pages);
-		out_cell(ln, 20, "%" PRIu64, s->chunks);
-		out_cell(ln, 21, "%.6f", s->t_zero_fill);
-		out_cell(ln, 22, "%.6f", s->t_critical);
+		out_cell(ln, 2, "%s", s->matches_image ? "true" : "false");
+		out_cell(ln, 3, "%" PRIu64, s->pages_copied);
+		out_cell(ln, 4, "%" PRIu64, s->cmp_bytes);
+		/* people read four places; scripts get what the other times get */
+		out_cell(ln, 5, people ? "%.4f" : "%.6f", s->t_hibernate);
+		out_cell(ln, 6, people ? "%.4f" : "%.6f", s->t_resume);
+		out_cell(ln, 7, "%s", s->kernel_supported ? "true" : "false");
+		out_cell(ln, 8, "%" PRIu64, s->zero_pages);
+		out_cell(ln, 9, "%" PRIu64, s->meta_pages);
+		out_cell(ln, 10, "%" PRIu64, s->stream_pages);
+		out_cell(ln, 11, "%" PRIu64, s->chunks);
+		out_cell(ln, 12, "%" PRIu64, s->stream_bytes);
+		out_cell(ln, 13, "%" PRIu64, s->disk_pages);
+		out_cell(ln, 14, "%" PRIu64, s->written_bytes);
+		out_cell(ln, 15, "%.6f", s->t_copy);
+		out_cell(ln, 16, "%.6f", s->t_compress);
+		out_cell(ln, 17, "%.6f", s->t_write);
+		out_cell(ln, 18, "%.6f", s->t_read);
+		out_cell(ln, 19, "%.6f", s->t_decompress);
+		out_cell(ln, 20, "%.6f", s->t_zero_fill);
+		out_cell(ln, 21, "%.6f", s->t_critical);
 		/* as the kernel's "Copied K kbytes ... (R MB/s)" would print it */
-		out_cell(ln, 23, "%.2f", copy_rate);
-		out_cell(ln, 24, "%.2f", hib_sim_rate_compress(r, s->comp));
-		out_cell(ln, 25, "%.2f", hib_sim_rate_decompress(r, s->comp));
-		out_cell(ln, 26, "%u", hib_sim_info(r)->threads);
+		out_cell(ln, 22, "%.2f", copy_rate);
+		out_cell(ln, 23, "%.2f", hib_sim_rate_compress(r, s->comp));
+		out_cell(ln, 24, "%.2f", hib_sim_rate_decompress(r, s->comp));
 	}
 	return out_table_print(tb);
 }
@@ -156,18 +166,6 @@ static const struct hib_sim_scenario *find(const struct hib_sim *r,
 	return NULL;
 }
 
-static void cmp_line(struct libscols_table *tb, const char *what, const char *b,
-		     const char *a, double vb, double va)
-{
-	struct libscols_line *ln = out_table_line(tb);
-
-	out_cell(ln, 0, "%s", what);
-	out_cell(ln, 1, "%s", b);
-	out_cell(ln, 2, "%s", a);
-	if (vb > 0)
-		out_cell(ln, 3, "x%.2f", va / vb);
-}
-
 /* small images take milliseconds: keep four significant places */
 static void secfmt(char *buf, size_t n, double t)
 {
@@ -179,91 +177,166 @@ static void secfmt(char *buf, size_t n, double t)
 		snprintf(buf, n, "%.6fs", t);
 }
 
+enum unit { U_SECONDS, U_BYTES, U_PAGES };
+
+/* One metric before and after: for people with its unit, for scripts the
+ * bare number in the unit its key names (_s, _bytes, _pages). */
+static void cmp_line(struct libscols_table *tb, const struct out_opts *oo,
+		     const char *key, const char *what, enum unit u, double vb, double va)
+{
+	struct libscols_line *ln = out_table_line(tb);
+	int people = !(oo->json || oo->raw || oo->pairs);
+	double v[2] = { vb, va };
+	int k;
+
+	out_cell(ln, 0, "%s", key);
+	for (k = 0; k < 2; k++) {
+		char buf[64];
+
+		if (u == U_BYTES) {
+			char *sz = out_size_str((uint64_t)v[k], oo);
+
+			out_cell(ln, 1 + (size_t)k, "%s", sz);
+			free(sz);
+		} else if (u == U_PAGES) {
+			out_cell(ln, 1 + (size_t)k, "%.0f", v[k]);
+		} else if (people) {
+			secfmt(buf, sizeof(buf), v[k]);
+			out_cell(ln, 1 + (size_t)k, "%s", buf);
+		} else {
+			out_cell(ln, 1 + (size_t)k, "%.6f", v[k]);
+		}
+	}
+	if (vb > 0)
+		out_cell(ln, 3, people ? "x%.2f" : "%.4f", va / vb);
+	out_cell(ln, 4, "%s", what);
+}
+
 /* The seed mail's before/after list, for one compression. */
 static int print_compare(const struct hib_sim *r, enum hib_sim_comp c,
 			 int nozerocheck_loop, const struct out_opts *oo)
 {
 	const struct hib_sim_scenario *b = find(r, c, 1), *a = find(r, c, 0);
 	struct libscols_table *tb;
-	char sb[96], sa[96];
+	char title[160];
 
-	printf("\nBefore (zero check, 6.6+) and after (nozerocheck, %s), %s%s:\n",
-	       nozerocheck_loop ? "word loop" : "copy_page()", hib_sim_comp_name(c),
-	       c == HIB_SIM_ZSTD ? " (what-if: not supported by the kernel)" : "");
 	tb = out_table_new(oo, "compare");
+	snprintf(title, sizeof(title),
+		 "Before (zero check, 6.6+) and after (nozerocheck, %s), %s%s:",
+		 nozerocheck_loop ? "word loop" : "copy_page()", hib_sim_comp_name(c),
+		 c == HIB_SIM_ZSTD ? " (what-if: not supported by the kernel)" : "");
+	out_table_title(tb, title);
 	out_table_col(tb, "METRIC", OUT_STR);
 	out_table_col(tb, "BEFORE", OUT_NUM);
 	out_table_col(tb, "AFTER", OUT_NUM);
 	out_table_col(tb, "CHANGE", OUT_NUM);
-	secfmt(sb, sizeof(sb), b->t_hibernate);
-	secfmt(sa, sizeof(sa), a->t_hibernate);
-	cmp_line(tb, "Total time to hibernate", sb, sa, b->t_hibernate, a->t_hibernate);
-	secfmt(sb, sizeof(sb), b->t_resume);
-	secfmt(sa, sizeof(sa), a->t_resume);
-	cmp_line(tb, "Total time to resume", sb, sa, b->t_resume, a->t_resume);
-	secfmt(sb, sizeof(sb), b->t_critical);
-	secfmt(sa, sizeof(sa), a->t_critical);
-	cmp_line(tb, "Time in the critical section (copy)", sb, sa, b->t_critical, a->t_critical);
-	snprintf(sb, sizeof(sb), "%.0fkB", kb(b->stream_bytes));
-	snprintf(sa, sizeof(sa), "%.0fkB", kb(a->stream_bytes));
-	cmp_line(tb, "Image size (uncompressed stream)", sb, sa,
+	/* METRIC names the row for scripts; -r would escape the spaces */
+	out_table_col_flags(tb, "DESCRIPTION", OUT_STR,
+			    OUT_COL_TRUNC | (oo->raw ? OUT_COL_EXTRA : 0));
+	cmp_line(tb, oo, "hibernate_s", "Total time to hibernate", U_SECONDS,
+		 b->t_hibernate, a->t_hibernate);
+	cmp_line(tb, oo, "resume_s", "Total time to resume", U_SECONDS,
+		 b->t_resume, a->t_resume);
+	cmp_line(tb, oo, "critical_s", "Time in the critical section (copy)", U_SECONDS,
+		 b->t_critical, a->t_critical);
+	cmp_line(tb, oo, "stream_bytes", "Image size (uncompressed stream)", U_BYTES,
 		 (double)b->stream_bytes, (double)a->stream_bytes);
-	if (c != HIB_SIM_NONE) {
-		snprintf(sb, sizeof(sb), "%.0fkB", kb(b->cmp_bytes));
-		snprintf(sa, sizeof(sa), "%.0fkB", kb(a->cmp_bytes));
-		cmp_line(tb, "Image size after compression", sb, sa,
+	if (c != HIB_SIM_NONE)
+		cmp_line(tb, oo, "compressed_bytes", "Image size after compression", U_BYTES,
 			 (double)b->cmp_bytes, (double)a->cmp_bytes);
-	}
-	snprintf(sb, sizeof(sb), "%.0fkB", kb(b->written_bytes));
-	snprintf(sa, sizeof(sa), "%.0fkB", kb(a->written_bytes));
-	cmp_line(tb, "Written to swap", sb, sa, (double)b->written_bytes, (double)a->written_bytes);
-	snprintf(sb, sizeof(sb), "%" PRIu64, b->pages_copied);
-	snprintf(sa, sizeof(sa), "%" PRIu64, a->pages_copied);
-	cmp_line(tb, "Pages copied", sb, sa, (double)b->pages_copied, (double)a->pages_copied);
+	cmp_line(tb, oo, "written_bytes", "Written to swap", U_BYTES,
+		 (double)b->written_bytes, (double)a->written_bytes);
+	cmp_line(tb, oo, "image_pages", "Pages copied", U_PAGES,
+		 (double)b->pages_copied, (double)a->pages_copied);
 	return out_table_print(tb);
+}
+
+/* Every input of the model, given, defaulted or measured here. */
+static struct out_rec *model_rec(const struct hib_sim *res, const struct hib_sim_opts *so,
+				 const struct hib_sim_opts *d, enum hib_sim_comp compare)
+{
+	const struct hib_sim_info *ri = hib_sim_info(res);
+	struct out_rec *r = out_rec_new();
+	char key[64], label[128];
+	const char *n;
+	int c;
+
+	out_rec_section(r, "Model (MB = 1000 KiB, as the kernel prints rates)");
+	out_rec_add(r, "compare", "compression of the before/after table", OUT_STR, "%s",
+		    hib_sim_comp_name(compare));
+	out_rec_add(r, "nozerocheck-loop", "zero check off copies with the word loop",
+		    OUT_BOOL, "%s", so->nozerocheck_loop ? "true" : "false");
+	out_rec_add(r, "threads", "compression threads", OUT_NUM, "%u", ri->threads);
+	out_rec_add(r, "zstd-level", "zstd level (a what-if: no kernel writes it)", OUT_NUM,
+		    "%d", ri->zstd_level);
+	out_rec_add(r, "calibrated", "copy rates measured here (--calibrate)", OUT_BOOL, "%s",
+		    ri->calibrated ? "true" : "false");
+	out_rec_add(r, "rate-zerocheck", "zero-check copy rate as printed, MB/s", OUT_NUM,
+		    "%.2f", so->rate_zerocheck > 0 ? so->rate_zerocheck : d->rate_zerocheck);
+	out_rec_add(r, "rate-zerocheck-share", "zero share of the memory it was printed for",
+		    OUT_NUM, "%.4f", so->rate_zerocheck_share);
+	out_rec_add(r, "rate-zerocheck-scan", "zero-check rate over all pages, MB/s", OUT_NUM,
+		    "%.2f", ri->rate_zerocheck_scan);
+	out_rec_add(r, "rate-zerocheck-image", "zero-check rate the kernel would print here, MB/s",
+		    OUT_NUM, "%.2f", ri->rate_zerocheck);
+	out_rec_add(r, "rate-loop", "word loop without the check, MB/s", OUT_NUM, "%.2f",
+		    ri->rate_loop);
+	out_rec_add(r, "rate-copy-page", "copy_page(), MB/s", OUT_NUM, "%.2f", ri->rate_copy_page);
+	out_rec_add(r, "disk-write", "disk write, MB/s", OUT_NUM, "%.0f", ri->disk_write);
+	out_rec_add(r, "disk-read", "disk read, MB/s", OUT_NUM, "%.0f", ri->disk_read);
+	for (c = HIB_SIM_NONE + 1; (n = hib_sim_comp_name((enum hib_sim_comp)c)) != NULL; c++) {
+		snprintf(key, sizeof(key), "compress-rate-%s", n);
+		snprintf(label, sizeof(label), "%s compress, one thread here, MB/s", n);
+		out_rec_add(r, key, label, OUT_NUM, "%.1f",
+			    hib_sim_rate_compress(res, (enum hib_sim_comp)c));
+		snprintf(key, sizeof(key), "decompress-rate-%s", n);
+		snprintf(label, sizeof(label), "%s decompress, one thread here, MB/s", n);
+		out_rec_add(r, key, label, OUT_NUM, "%.1f",
+			    hib_sim_rate_decompress(res, (enum hib_sim_comp)c));
+	}
+	out_rec_section(r, "The image's memory");
+	out_rec_add(r, "pfn-entries", "PFNs saved (\"Need to copy\")", OUT_NUM, "%" PRIu64,
+		    ri->entries);
+	out_rec_add(r, "zero-pages", "zero pages (flagged or stored)", OUT_NUM, "%" PRIu64,
+		    ri->zero_pages);
+	out_rec_add(r, "zero-flagged", "zero-flagged in the image", OUT_NUM, "%" PRIu64,
+		    ri->zero_flagged);
+	out_rec_add(r, "zero-share", "zero share %", OUT_NUM, "%.2f",
+		    ri->entries ? 100.0 * (double)ri->zero_pages / (double)ri->entries : 0.0);
+	return r;
 }
 
 int cmd_simulate(int argc, char **argv)
 {
-	enum { OPT_RZ = 256, OPT_RL, OPT_RC, OPT_LOOP, OPT_CAL, OPT_ZL };
-	static const struct option longopts[] = {
-		{ "compare",          required_argument, NULL, 'c' },
-		{ "threads",          required_argument, NULL, 'T' },
-		{ "disk-write",       required_argument, NULL, 'w' },
-		{ "disk-read",        required_argument, NULL, 'W' },
-		{ "rate-zerocheck",   required_argument, NULL, OPT_RZ },
-		{ "rate-loop",        required_argument, NULL, OPT_RL },
-		{ "rate-copy-page",   required_argument, NULL, OPT_RC },
-		{ "nozerocheck-loop", no_argument,       NULL, OPT_LOOP },
-		{ "calibrate",        no_argument,       NULL, OPT_CAL },
-		{ "zstd-level",       required_argument, NULL, OPT_ZL },
-		{ "json",             no_argument,       NULL, 'J' },
-		{ "raw",              no_argument,       NULL, 'r' },
-		{ "noheadings",       no_argument,       NULL, 'n' },
-		{ "resume-offset",    required_argument, NULL, 'R' },
-		{ "help",             no_argument,       NULL, 'h' },
-		{ "version",          no_argument,       NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
+	struct cli cl = {
+		.cmd = "simulate",
+		.synopsis = "[options] <spec>",
+		.about = "Model the time and size of hibernating the memory held by an image\n"
+			 "with the zero-page check on (6.6+) and off (nozerocheck), with no\n"
+			 "compression, LZO, LZ4 and zstd (a what-if: no kernel writes it).",
+		.sections = "Prints the scenarios (-o picks their columns, --list-columns lists\n"
+			    "them), the before/after table and the model's inputs; -J puts all\n"
+			    "three in one document.\n",
+		.epilog = "MB = 1000 KiB, as the kernel prints rates. -T sets the compression\n"
+			  "threads (default: clamp(CPUs-1, 1, 3)).\n",
+		.common = CO_VIEW | CO_QUIET | CO_THREADS | CO_RESUME,
+		.own = simulate_opts,
 	};
 	struct hib_sim_opts so = { .size = sizeof(so) }, d = { .size = sizeof(d) };
-	const struct hib_sim_info *ri;
 	struct hib_sim *res = NULL;
-	struct out_opts oo = { 0 };
 	struct hib_image *img;
 	const struct hib_info *in;
-	uint64_t offset = 0, v;
+	struct out_opts whole;
+	struct out_rec *mr;
+	uint64_t v;
 	int c, rc, compare = -1, have_share = 0;
 	double share = 0;
 
-	while ((c = getopt_long(argc, argv, "c:T:w:W:JrnR:hV", longopts, NULL)) != -1) {
+	hib_sim_defaults(&d);
+	help_defaults(&d);
+	while ((c = cli_getopt(&cl, argc, argv)) != -1) {
 		switch (c) {
 		case 'c': compare = (int)parse_comp(optarg); break;
-		case 'T':
-			v = parse_u64(optarg, "thread count");
-			if (v < 1 || v > 64)
-				die_(EXIT_USAGE, "invalid thread count: '%s'", optarg);
-			so.threads = (unsigned int)v;
-			break;
 		case 'w': so.disk_write = parse_rate(optarg, "disk write rate", NULL); break;
 		case 'W': so.disk_read = parse_rate(optarg, "disk read rate", NULL); break;
 		case OPT_RZ:
@@ -281,57 +354,50 @@ int cmd_simulate(int argc, char **argv)
 				die_(EXIT_USAGE, "invalid zstd level: '%s'", optarg);
 			so.zstd_level = (int)v;
 			break;
-		case 'J': oo.json = 1; break;
-		case 'r': oo.raw = 1; break;
-		case 'n': oo.noheadings = 1; break;
-		case 'R': offset = parse_u64(optarg, "resume offset"); break;
-		case 'h': usage();
-		case 'V': print_version();
-		default: errtryhelp("simulate");
 		}
 	}
+	if (cl.out.list_columns)
+		return out_table_print(scenario_table(&cl.out)) ? EXIT_IOERR : EXIT_INTACT;
 	if (optind + 1 != argc) {
 		warnx_(optind == argc ? "no image given" : "too many arguments");
 		errtryhelp("simulate");
 	}
+	if (cl.threads && cl.threads > 64)
+		die_(EXIT_USAGE, "invalid thread count: '%u'", cl.threads);
+	so.threads = cl.threads;
 	/* a bare rate keeps the seed's share: it was measured on such memory */
-	hib_sim_defaults(&d);
 	so.rate_zerocheck_share = have_share ? share : d.rate_zerocheck_share;
 
-	img = open_image(argv[optind], offset);
+	img = open_image(argv[optind], cl.resume_offset);
 	rc = hib_image_load(img);
 	if (rc == HIB_OK)
 		rc = hib_simulate(img, &so, &res);
-	if (rc) {
-		warnx_("%s", hib_image_error(img));
-		hib_image_free(img);
-		return rc_to_exit(rc);
-	}
+	if (rc)
+		die_(rc_to_exit(rc), "%s", hib_image_error(img));
 	in = hib_image_info(img);
 	if (compare < 0)
 		compare = in->compression == HIB_COMP_LZ4 ? HIB_SIM_LZ4 :
 			  in->compression == HIB_COMP_NONE ? HIB_SIM_NONE : HIB_SIM_LZO;
-	ri = hib_sim_info(res);
-	rc = print_table(res, &oo);
-	if (rc == 0 && !oo.json) {
-		rc = print_compare(res, (enum hib_sim_comp)compare, so.nozerocheck_loop, &oo);
-		printf("\n%" PRIu64 " PFNs, %" PRIu64 " zero pages (%.2f%%), %u compression thread%s.\n"
-		       "Copy rates (MB/s): zero check %.2f over all pages (%.2f as the kernel would print it),\n"
-		       "  loop %.2f, copy_page %.2f%s. Disk: write %.0f, read %.0f.\n"
-		       "Measured here, one thread: compress lzo %.1f, lz4 %.1f, zstd-%d %.1f;\n"
-		       "  decompress lzo %.1f, lz4 %.1f, zstd %.1f.\n",
-		       ri->entries, ri->zero_pages,
-		       ri->entries ? 100.0 * (double)ri->zero_pages / (double)ri->entries : 0.0,
-		       ri->threads, ri->threads == 1 ? "" : "s",
-		       ri->rate_zerocheck_scan, ri->rate_zerocheck, ri->rate_loop,
-		       ri->rate_copy_page, ri->calibrated ? " (calibrated here)" : "",
-		       ri->disk_write, ri->disk_read,
-		       hib_sim_rate_compress(res, HIB_SIM_LZO), hib_sim_rate_compress(res, HIB_SIM_LZ4),
-		       ri->zstd_level, hib_sim_rate_compress(res, HIB_SIM_ZSTD),
-		       hib_sim_rate_decompress(res, HIB_SIM_LZO), hib_sim_rate_decompress(res, HIB_SIM_LZ4),
-		       hib_sim_rate_decompress(res, HIB_SIM_ZSTD));
-	}
+	if (cl.quiet)
+		goto done;
+	/* -o picks the scenario columns; the other two parts stay whole */
+	whole = cl.out;
+	whole.columns = NULL;
+	mr = model_rec(res, &so, &d, (enum hib_sim_comp)compare);
+	out_doc_begin(&cl.out, "simulate");
+	rc = print_scenarios(res, &cl.out);
+	if (!cl.out.json)
+		putchar('\n');
+	rc |= print_compare(res, (enum hib_sim_comp)compare, so.nozerocheck_loop, &whole);
+	if (!cl.out.json)
+		putchar('\n');
+	rc |= out_rec_print(mr, &whole, "model");
+	rc |= out_doc_end();
+	out_rec_free(mr);
+	if (rc)
+		die_(EXIT_IOERR, "cannot print the result");
+done:
 	hib_sim_free(res);
 	hib_image_free(img);
-	return rc ? EXIT_IOERR : EXIT_SUCCESS;
+	return EXIT_INTACT;
 }

@@ -54,6 +54,7 @@ EOF
 jrow() {
 	python3 -c 'import json,sys
 d=json.load(open(sys.argv[1])); rows=list(d.values())[0]
+if isinstance(rows, dict): rows=rows["scenarios"]
 flt=[kv.split("=",1) for kv in sys.argv[2].split(",") if kv]
 def s(v): return str(v).lower() if isinstance(v,bool) else str(v)
 m=[r for r in rows if all(s(r.get(k))==v for k,v in flt)]
@@ -171,21 +172,21 @@ sys.exit(0 if len(cells) == int(sys.argv[2]) else 1)' "$TMP/$name.svg" "$(json_g
 	run_hib 0 simulate --json "$img"
 	j=$TMP/sim.json; cp "$TMP/out" "$j"
 	check "$name: exactly one scenario matches the image" \
-		test "$(python3 -c 'import json,sys; print(sum(1 for r in json.load(open(sys.argv[1]))["simulate"] if r["match"]))' "$j")" = 1
+		test "$(python3 -c 'import json,sys; print(sum(1 for r in json.load(open(sys.argv[1]))["simulate"]["scenarios"] if r["match"]))' "$j")" = 1
 	check "$name: simulate matches with the image's compression" \
 		test "$(jrow "$j" match=true comp)" = "$comp"
 	check "$name: simulated pages copied = kernel's" \
-		test "$(jrow "$j" match=true copied)" = "$(sidecar "$name" pages_copied)"
+		test "$(jrow "$j" match=true image_pages)" = "$(sidecar "$name" pages_copied)"
 	check "$name: simulated zero pages = kernel's" \
-		test "$(jrow "$j" match=true zero)" = "${zp:-0}"
+		test "$(jrow "$j" match=true zero_flagged)" = "${zp:-0}"
 	check "$name: simulated stream pages = kernel's saving pages" \
-		test "$(jrow "$j" match=true stream)" = "$(sidecar "$name" saving_pages)"
+		test "$(jrow "$j" match=true stream_pages)" = "$(sidecar "$name" saving_pages)"
 	check "$name: simulated Wrote kbytes = kernel's" \
-		test "$(jrow "$j" match=true wrote_kb)" = "$(sidecar "$name" wrote_kbytes)"
+		test $(( $(jrow "$j" match=true stream_bytes) / 1024 )) = "$(sidecar "$name" wrote_kbytes)"
 	check "$name: zero check off copies every PFN" \
-		test "$(jrow "$j" zerocheck=false,comp=$comp copied)" = "$(sidecar "$name" need_to_copy)"
+		test "$(jrow "$j" zerocheck=false,comp=$comp image_pages)" = "$(sidecar "$name" need_to_copy)"
 	if [ "$comp" != none ]; then
-		sim=$(jrow "$j" match=true cmp_bytes)
+		sim=$(jrow "$j" match=true compressed_bytes)
 		echo "# $name: simulate $comp $sim bytes, image chunks $cb ($(diffpct "$sim" "$cb"))"
 		check "$name: simulated compressed size within 2% of the image's" within "$sim" "$cb" 2
 		sac=$(sidecar "$name" size_after_compression_kbytes)
@@ -207,7 +208,7 @@ check "mkimage built the seed-mix image" test $? = 0
 zf=$(sed -n 's/.* \([0-9]*\) zero-flagged.*/\1/p' "$TMP/mk")
 run_hib 0 simulate --json --threads 3 "$TMP/seed.img"
 j=$TMP/seed.json; cp "$TMP/out" "$j"
-check "seed mix: zero pages as mkimage made them ($zf)" test "$(jrow "$j" match=true zero)" = "$zf"
+check "seed mix: zero pages as mkimage made them ($zf)" test "$(jrow "$j" match=true zero_flagged)" = "$zf"
 # critical section from the seed's own figures: 11.33 s vs 3.96 s for
 # 6275216 kbytes -> with the zero check N(1-z)/436.03, without N/1584.65
 want=$(python3 -c 'print(1584.65 * (4940240 / 6275216) / 436.03)')
@@ -215,17 +216,51 @@ got=$(python3 -c 'import sys; print(float(sys.argv[1]) / float(sys.argv[2]))' \
 	"$(jrow "$j" zerocheck=true,comp=lzo critical_s)" "$(jrow "$j" zerocheck=false,comp=lzo critical_s)")
 echo "# seed mix: critical section shorter by x$got without the zero check (seed: x$want)"
 check "seed mix: critical section ~3x shorter (x$got vs x$want)" within "$got" "$want" 1
-on=$(jrow "$j" zerocheck=true,comp=lzo cmp_bytes)
-off=$(jrow "$j" zerocheck=false,comp=lzo cmp_bytes)
+on=$(jrow "$j" zerocheck=true,comp=lzo compressed_bytes)
+off=$(jrow "$j" zerocheck=false,comp=lzo compressed_bytes)
 echo "# seed mix: lzo compressed $on -> $off bytes ($(diffpct "$off" "$on")); seed: 2606402 -> 2616624 kB (+0.39%)"
 check "seed mix: compressed size almost unchanged (1%)" within "$off" "$on" 1
 check "seed mix: uncompressed stream grows by exactly the zero pages" \
-	test $(( $(jrow "$j" zerocheck=false,comp=lzo wrote_kb) - $(jrow "$j" zerocheck=true,comp=lzo wrote_kb) )) = $((zf * 4))
+	test $(( $(jrow "$j" zerocheck=false,comp=lzo stream_bytes) - $(jrow "$j" zerocheck=true,comp=lzo stream_bytes) )) = $((zf * 4096))
 check "seed mix: zero check off copies all 3000 pages" \
-	test "$(jrow "$j" zerocheck=false,comp=none copied)" = 3000
+	test "$(jrow "$j" zerocheck=false,comp=none image_pages)" = 3000
 check "seed mix: zstd labelled as not the kernel's" \
-	test "$(jrow "$j" comp=zstd kernel)" = what-if
+	test "$(jrow "$j" comp=zstd kernel_supported)" = false
 run_hib 0 simulate "$TMP/seed.img"; out_has "Before (zero check"; out_has "Time in the critical section"
+# the rest of the document: the before/after table from the same scenarios,
+# and the model's inputs as given
+check "seed mix: the before/after table is the scenarios' (JSON)" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["simulate"]
+sc = {(r["zerocheck"], r["comp"]): r for r in d["scenarios"]}
+m = d["model"]
+for row in d["compare"]:
+    b, a = sc[(True, m["compare"])][row["metric"]], sc[(False, m["compare"])][row["metric"]]
+    if abs(row["before"] - b) > 1e-6 * max(1, b) or abs(row["after"] - a) > 1e-6 * max(1, a):
+        sys.exit(1)
+sys.exit(0 if m["threads"] == 3 and len(d["compare"]) == 7 else 1)' "$j"
+run_hib 0 simulate --json -w 123 -W 456 --zstd-level 5 --rate-zerocheck 400@0.3 --nozerocheck-loop "$TMP/seed.img"
+check "every model input given is in the JSON" python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))["simulate"]["model"]
+sys.exit(0 if (m["disk_write"], m["disk_read"], m["zstd_level"], m["rate_zerocheck"],
+	       m["rate_zerocheck_share"], m["nozerocheck_loop"], m["calibrated"]) ==
+	 (123, 456, 5, 400, 0.3, True, False) else 1)' "$TMP/out"
+COLUMNS=80 run_hib 0 simulate "$TMP/seed.img"
+check "simulate fits an 80-column terminal" sh -c "! awk 'length > 80' '$TMP/out' | grep -q ."
+run_hib 0 simulate -o comp,zerocheck,hibernate_s -r -n "$TMP/seed.img"
+check "-o: the scenario columns asked, in order" \
+	test "$(head -1 "$TMP/out" | awk '{print $1, $2, NF}')" = "none true 3"
+run_hib 0 simulate -r "$TMP/seed.img"
+check "simulate -r has no \\x escapes" sh -c "! grep -q '\\\\x' '$TMP/out'"
+run_hib 0 simulate -P "$TMP/seed.img"
+check "simulate -P lines are shell assignments" sh -c ". '$TMP/out'"
+run_hib 0 simulate -q "$TMP/seed.img"
+check "simulate -q prints nothing" test ! -s "$TMP/out"
+run_hib 0 simulate --list-columns; out_has "^kernel_supported "
+run_hib 3 simulate -J /nonexistent/img
+check "simulate -J on an error: one JSON document" python3 -c '
+import json, sys; sys.exit(0 if json.load(open(sys.argv[1]))["exit"] == 3 else 1)' "$TMP/out"
 
 # the same memory written the nozerocheck way: the "off" scenario is the image
 # shellcheck disable=SC2086
@@ -233,13 +268,13 @@ run_hib 0 simulate "$TMP/seed.img"; out_has "Before (zero check"; out_has "Time 
 run_hib 0 simulate --json "$TMP/seed-store.img"
 check "stored zero pages: the matching scenario has the check off" \
 	test "$(jrow "$TMP/out" match=true zerocheck)" = false
-check "stored zero pages: every page copied" test "$(jrow "$TMP/out" match=true copied)" = 3000
+check "stored zero pages: every page copied" test "$(jrow "$TMP/out" match=true image_pages)" = 3000
 run_hib 0 stats --json "$TMP/seed-store.img"
 check "stored zero pages: counted as zero data ($zf)" test "$(json_get "$TMP/out" zero_data)" = "$zf"
 
 run_hib 0 simulate --json --calibrate "$TMP/seed.img"
 check "--calibrate measures a copy_page rate" \
-	python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["simulate"]; sys.exit(0 if r[1]["copy_rate"] > 0 and r[1]["copy_rate"] != 1584.65 else 1)' "$TMP/out"
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["simulate"]["scenarios"]; sys.exit(0 if r[1]["copy_rate"] > 0 and r[1]["copy_rate"] != 1584.65 else 1)' "$TMP/out"
 
 # the thread count changes no count (only the measured rates may differ)
 first=$(fixtures0 | head -1)

@@ -35,21 +35,38 @@ static int on_chunk(const struct hib_chunk *c, void *arg)
 	return 0;
 }
 
-static void checksum_section(struct out_rec *r, const struct hib_image *img,
+/* The image's own checksum, whichever its container keeps (the library
+ * says which), beside what the reader computed. */
+static void checksum_section(struct out_rec *r, struct hib_image *img,
 			     const struct hib_progress *p)
 {
-	const struct hib_header *h = hib_image_header(img);
-	const struct hib_uswsusp *u = hib_image_uswsusp(img);
+	struct hib_checksum ck = HIB_INIT(struct hib_checksum);
 	char x[33];
 
+	if (hib_image_checksum(img, &ck))
+		return;
 	out_rec_section(r, "Checksum");
-	if (u) {
-		if (!(u->flags & HIB_USW_CHECKSUM)) {
-			out_rec_add(r, "md5-stored", "MD5 stored", OUT_STR, "%s",
-				    "none (s2disk was not asked to compute one)");
-			return;
+	out_rec_add(r, "checksum", "kind", OUT_STR, "%s",
+		    ck.kind == HIB_CHECKSUM_CRC32 ? "crc32" :
+		    ck.kind == HIB_CHECKSUM_MD5 ? "md5" : "none");
+	/* info's key: a CRC is a number, so "none" cannot share its key */
+	out_rec_add(r, "crc32-mode", "CRC32 stored", OUT_BOOL, "%s",
+		    ck.kind == HIB_CHECKSUM_CRC32 ? "true" : "false");
+	switch (ck.kind) {
+	case HIB_CHECKSUM_NONE:
+		out_rec_add(r, "checksum-none", "why none", OUT_STR, "%s", ck.none_why);
+		break;
+	case HIB_CHECKSUM_CRC32:
+		out_rec_add(r, "crc32-stored", "stored", OUT_HEX, "0x%08x", ck.crc32);
+		if (p->crc_checked) {
+			out_rec_add(r, "crc32-computed", "computed", OUT_HEX,
+				    "0x%08x", p->crc32);
+			out_rec_add(r, "crc32-ok", "match", OUT_BOOL, "%s",
+				    p->crc_ok ? "true" : "false");
 		}
-		hex_string(x, u->checksum, 16);
+		break;
+	case HIB_CHECKSUM_MD5:
+		hex_string(x, ck.md5, 16);
 		out_rec_add(r, "md5-stored", "MD5 stored", OUT_STR, "%s", x);
 		if (p->md5_checked) {
 			hex_string(x, p->md5, 16);
@@ -57,19 +74,7 @@ static void checksum_section(struct out_rec *r, const struct hib_image *img,
 			out_rec_add(r, "md5-ok", "match", OUT_BOOL, "%s",
 				    p->md5_ok ? "true" : "false");
 		}
-		return;
-	}
-	/* info's key: a CRC is a number, so "none" cannot share its key */
-	out_rec_add(r, "crc32-mode", "CRC32 stored", OUT_BOOL, "%s",
-		    (h->flags & HIB_SF_CRC32_MODE) ? "true" : "false");
-	if (h->flags & HIB_SF_CRC32_MODE) {
-		out_rec_add(r, "crc32-stored", "stored", OUT_HEX, "0x%08x", h->crc32);
-		if (p->stream_pages_done == p->stream_pages) {
-			out_rec_add(r, "crc32-computed", "computed", OUT_HEX,
-				    "0x%08x", p->crc32);
-			out_rec_add(r, "crc32-ok", "match", OUT_BOOL, "%s",
-				    p->crc32 == h->crc32 ? "true" : "false");
-		}
+		break;
 	}
 }
 
@@ -146,10 +151,10 @@ static int verify_one(struct out_rec *r, const char *spec, const struct cli *cl,
 		out_rec_add(r, "extent-pages", "extents pages", OUT_NUM, "%" PRIu64,
 			    u->extent_pages);
 		out_rec_add(r, "extents", "extents", OUT_NUM, "%" PRIu64, u->extents);
-		if (encrypted)
-			out_rec_add(r, "content-verified", "content verified", OUT_BOOL,
-				    "%s", "false");
 	}
+	if (encrypted)
+		out_rec_add(r, "content-verified", "content verified", OUT_BOOL,
+			    "%s", "false");
 
 	in = hib_image_info(img);
 	if (rd && in) {

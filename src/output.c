@@ -121,10 +121,17 @@ void out_table_col_flags(struct libscols_table *tb, const char *name,
 
 	if (!m || m->ncols == MAX_COLS)
 		xmalloc_fail();
-	/* JSON and pairs name a column by its key; people read the header */
-	if (m->o.json || m->o.pairs)
+	/* JSON names a column by its key, pairs by its key in upper case as
+	 * lsblk -P does (the same names records print); people read the
+	 * header */
+	if (m->o.json || m->o.pairs) {
+		char *k;
+
 		out_key(key, sizeof(key), name);
-	else
+		for (k = key; m->o.pairs && *k; k++)
+			if (*k >= 'a' && *k <= 'z')
+				*k = (char)(*k - 'a' + 'A');
+	} else
 		snprintf(key, sizeof(key), "%s", name);
 	cl = scols_table_new_column(tb, key, 0,
 				    (t == OUT_NUM || t == OUT_SIZE || t == OUT_HEX ? SCOLS_FL_RIGHT : 0) |

@@ -142,3 +142,9 @@ bool hib_page_zero(const unsigned char *p, unsigned int ps)
 		acc |= w[i];
 	return acc == 0;
 }
+
+void hib_image_set_progress(struct hib_image *img, hib_progress_fn fn, void *arg)
+{
+	img->progress = fn;
+	img->progress_arg = arg;
+}

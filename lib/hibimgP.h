@@ -84,6 +84,9 @@ struct pfn_run {
 };
 
 struct hib_image {
+	/* hib_image_set_progress(): for the long passes without options */
+	hib_progress_fn progress;
+	void *progress_arg;
 	char *path;
 	int fd;
 	uint64_t resume_offset;
@@ -128,6 +131,13 @@ struct hib_image {
 };
 
 /* area.c */
+/* now and then in a long pass: every 256 pages is plenty */
+static inline void hib_tick(struct hib_image *img, const char *phase,
+			    uint64_t done, uint64_t total)
+{
+	if (img->progress && ((done & 0xff) == 0 || done == total))
+		img->progress(phase, done, total, img->progress_arg);
+}
 HIB_HIDDEN int hib_seterr(struct hib_image *img, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 HIB_HIDDEN int hib_pread(struct hib_image *img, void *buf, size_t len,

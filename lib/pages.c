@@ -17,7 +17,7 @@ int hib_image_read_pfns(struct hib_image *img, const struct hib_pfn_range *r,
 	struct hib_reader *rd;
 	struct hib_page pg;
 	unsigned char *zero;
-	uint64_t pfn, e0, e1;
+	uint64_t pfn, e0, e1, last = 0;
 	size_t k;
 	int rc;
 
@@ -53,7 +53,10 @@ int hib_image_read_pfns(struct hib_image *img, const struct hib_pfn_range *r,
 		return rc;
 	}
 	k = 0;
+	/* the stream is read up to the last PFN asked for */
+	(void)hib_pfn_find(img, r[n - 1].last, &last);
 	while ((rc = hib_reader_next_page(rd, &pg)) == 1) {
+		hib_tick(img, "reading", pg.entry + 1, last + 1);
 		while (pg.pfn > r[k].last)
 			k++;        /* the last range ends the loop below first */
 		if (pg.pfn < r[k].first)
@@ -163,6 +166,7 @@ static int slot_usage(struct hib_image *img, struct hib_slot_usage *u)
 				u->first_foreign = s;
 			u->foreign_data++;
 		}
+		hib_tick(img, "scanning", s, area);
 	}
 out:
 	free(own);

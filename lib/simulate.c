@@ -177,6 +177,7 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 		const unsigned char *p = pg.data ? pg.data : zero;
 		bool z = !pg.data || hib_page_zero(pg.data, ps);
 
+		hib_tick(img, "reading", pg.entry + 1, img->pfns.entries);
 		if (z) {
 			zb[pg.entry / 8] |= (uint8_t)(1u << (pg.entry & 7));
 			Z++;

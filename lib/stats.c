@@ -409,6 +409,7 @@ int hib_image_stats(struct hib_image *img, const struct hib_stats_opts *opts,
 	while ((rc = hib_reader_next_page(rd, &pg)) == 1) {
 		enum hib_class k;
 
+		hib_tick(img, "reading", pg.entry + 1, img->pfns.entries);
 		if (pg.kind == HIB_PAGE_ZERO_FLAGGED) {
 			k = HIB_CLASS_ZERO_FLAGGED;
 		} else {

@@ -6,6 +6,7 @@
 #include "config.h"
 #include "common.h"
 #include "options.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -194,8 +195,11 @@ int cmd_cat(int argc, char **argv)
 		s.to = addr + len;
 	}
 	rc = hib_image_load(img);
+	progress_begin("reading", "entries", 0);
+	hib_image_set_progress(img, progress_keep, NULL);
 	if (rc == HIB_OK)
 		rc = hib_image_read_pfns(img, ranges, nranges, on_page, &s);
+	progress_end();
 	if (rc) {
 		/* A damaged stream midway: no half copy that looks whole. */
 		warnx_("%s", hib_image_error(img));

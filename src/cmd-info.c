@@ -5,6 +5,7 @@
 #include "config.h"
 #include "describe.h"
 #include "options.h"
+#include "progress.h"
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -82,7 +83,10 @@ static int describe(struct out_rec *r, const char *spec, uint64_t offset, int sc
 	if (scan && hib_image_header(img)->resume_offset == 0) {
 		struct hib_slot_usage su = HIB_INIT(struct hib_slot_usage);
 
+		progress_begin("scanning the area", "slots", oo->quiet);
+		hib_image_set_progress(img, progress_keep, NULL);
 		rc = hib_image_slot_usage(img, &su);
+		progress_end();
 		if (rc)
 			goto out;
 		out_rec_section(r, "Swap slots");

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "common.h"
 #include "options.h"
+#include "progress.h"
 #include "output.h"
 
 #include <getopt.h>
@@ -370,8 +371,11 @@ int cmd_simulate(int argc, char **argv)
 
 	img = open_image(argv[optind], cl.resume_offset);
 	rc = hib_image_load(img);
+	progress_begin("simulating", "entries", cl.quiet);
+	hib_image_set_progress(img, progress_keep, NULL);
 	if (rc == HIB_OK)
 		rc = hib_simulate(img, &so, &res);
+	progress_end();
 	if (rc)
 		die_(rc_to_exit(rc), "%s", hib_image_error(img));
 	in = hib_image_info(img);

@@ -607,8 +607,6 @@ int cmd_stats(int argc, char **argv)
 		tview_new(&t, view, &cl.out, nspec > 1);
 	else if (!(recs = calloc((size_t)nspec, sizeof(*recs))))
 		die_(EXIT_IOERR, "out of memory");
-	/* the library reports no progress inside one image: count the images */
-	progress_begin("reading", "images", cl.quiet || nspec < 2);
 	for (i = 0; i < nspec; i++) {
 		const char *spec = argv[optind + i];
 		struct hib_image *img = hib_image_new();
@@ -618,7 +616,9 @@ int cmd_stats(int argc, char **argv)
 
 		if (!img)
 			die_(EXIT_IOERR, "out of memory");
-		progress_update((uint64_t)i, (uint64_t)nspec);
+		/* one line per input, its PFN-list entries read */
+		progress_begin(spec, "entries", cl.quiet);
+		hib_image_set_progress(img, progress_keep, NULL);
 		if (cl.resume_offset)
 			(void)hib_image_set_resume_offset(img, cl.resume_offset);
 		rc = hib_image_open(img, spec);
@@ -631,6 +631,7 @@ int cmd_stats(int argc, char **argv)
 			rc = hib_image_load_pfns(img);
 		if (rc == HIB_OK && strcmp(view->name, "ranges"))
 			rc = hib_image_stats(img, &so, &st);
+		progress_end();
 		if (rc) {
 			s = rc_to_exit(rc);
 			status = exit_worst(status, s);
@@ -656,7 +657,6 @@ int cmd_stats(int argc, char **argv)
 		hib_stats_free(st);
 		hib_image_free(img);
 	}
-	progress_end();
 	rc = 0;
 	if (view->cols) {
 		/* nothing to print when nothing was read, but JSON says why */

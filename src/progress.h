@@ -19,5 +19,8 @@ void progress_end(void);
 /* A libhibimg progress callback: arg unused, phase NULL keeps the name. */
 void progress_cb(const char *phase, uint64_t done, uint64_t total, void *arg);
 void progress_cb2(uint64_t done, uint64_t total, void *arg);
+/* The same for hib_image_set_progress(), keeping the line's own name (the
+ * input, where several are read one after the other). */
+void progress_keep(const char *phase, uint64_t done, uint64_t total, void *arg);
 
 #endif

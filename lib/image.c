@@ -78,22 +78,50 @@ int hib_image_set_resume_offset(struct hib_image *img, uint64_t pages)
 	return HIB_OK;
 }
 
-/* LABEL=, UUID=, PARTUUID=... resolved the way mount(8) and swapon(8) do,
- * but with no cache file: libblkid's default one (/run/blkid/blkid.tab)
- * is read and then rewritten, and hibimg writes nothing it was not asked
- * to (the guard in tests/ caught it). */
-static char *resolve_spec(const char *spec)
-{
-	blkid_cache c = NULL;
-	char *r;
+/* The tags that name a device, as mount(8) and swapon(8) take them. */
+static const char *const tags[] = { "LABEL", "UUID", "PARTLABEL", "PARTUUID" };
 
-	if (!strchr(spec, '=') || strchr(spec, '/'))
-		return strdup(spec);
+static bool known_tag(const char *spec, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(tags) / sizeof(tags[0]); i++)
+		if (strlen(tags[i]) == len && !strncmp(spec, tags[i], len))
+			return true;
+	return false;
+}
+
+/* A known tag resolved the way mount(8) and swapon(8) do, but with no
+ * cache file: libblkid's default one (/run/blkid/blkid.tab) is read and
+ * then rewritten, and hibimg writes nothing it was not asked to (the guard
+ * in tests/ caught it). Anything else before a '=' is a path: libblkid
+ * would take "FOO=bar" for a tag it cannot find, and say "no such device"
+ * about a file that is simply not there. */
+static int resolve_spec(struct hib_image *img, const char *spec)
+{
+	const char *eq = strchr(spec, '=');
+	blkid_cache c = NULL;
+	struct stat st;
+	size_t len;
+
+	img->path = NULL;
+	len = eq ? (size_t)(eq - spec) : 0;
+	if (!eq || memchr(spec, '/', len) || !known_tag(spec, len)) {
+		if (eq && len && !memchr(spec, '/', len) && stat(spec, &st) < 0 &&
+		    errno == ENOENT)
+			return hib_seterr(img, HIB_ERR_INVAL,
+					  "%s: unknown tag %.*s= and no such file (a device is named by LABEL=, UUID=, PARTLABEL= or PARTUUID=)",
+					  spec, (int)len, spec);
+		img->path = strdup(spec);
+		return img->path ? HIB_OK : hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	}
 	if (blkid_get_cache(&c, "/dev/null") < 0)
-		return NULL;
-	r = blkid_evaluate_spec(spec, &c);
+		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	img->path = blkid_evaluate_spec(spec, &c);
 	blkid_put_cache(c);
-	return r;
+	if (!img->path)
+		return hib_seterr(img, HIB_ERR_INVAL, "%s: no such device", spec);
+	return HIB_OK;
 }
 
 int hib_image_open(struct hib_image *img, const char *spec)
@@ -103,9 +131,9 @@ int hib_image_open(struct hib_image *img, const char *spec)
 
 	if (img->opened)
 		return hib_seterr(img, HIB_ERR_INVAL, "handle already open");
-	img->path = resolve_spec(spec);
-	if (!img->path)
-		return hib_seterr(img, HIB_ERR_INVAL, "%s: no such device", spec);
+	rc = resolve_spec(img, spec);
+	if (rc)
+		return rc;
 
 	/* Evidence is never opened for writing. */
 	img->fd = open(img->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);

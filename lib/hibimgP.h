@@ -95,6 +95,7 @@ struct hib_image {
 	char err[768];
 
 	bool opened;
+	const char *compressor;     /* a compressed file, refused by name (probe.c) */
 	const struct hib_container *ct;   /* from the signature (probe.c) */
 	bool allow_spent;           /* read what a resume attempt left */
 	struct hib_header hdr;
@@ -180,6 +181,9 @@ HIB_HIDDEN void hib_abi_out(void *caller, const void *full);
 
 /* header.c */
 HIB_HIDDEN int hib_header_probe(struct hib_image *img);
+/* probe.c: HIB_ERR_UNSUPPORTED, naming the compressor, when the input is a
+ * compressed file; HIB_OK otherwise. */
+HIB_HIDDEN int hib_probe_compressed(struct hib_image *img);
 
 /* area.c: why device page v cannot belong to the image, or NULL. */
 HIB_HIDDEN const char *hib_bad_page(const struct hib_image *img, uint64_t v);

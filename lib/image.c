@@ -124,22 +124,12 @@ static int resolve_spec(struct hib_image *img, const char *spec)
 	return HIB_OK;
 }
 
-int hib_image_open(struct hib_image *img, const char *spec)
+/* What both ways of opening share, once img->fd and img->path are set. */
+static int attach(struct hib_image *img)
 {
 	struct stat st;
 	int rc;
 
-	if (img->opened)
-		return hib_seterr(img, HIB_ERR_INVAL, "handle already open");
-	rc = resolve_spec(img, spec);
-	if (rc)
-		return rc;
-
-	/* Evidence is never opened for writing. */
-	img->fd = open(img->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (img->fd < 0)
-		return hib_seterr(img, HIB_ERR_IO, "cannot open %s: %s",
-				  img->path, strerror(errno));
 	if (fstat(img->fd, &st) < 0)
 		return hib_seterr(img, HIB_ERR_IO, "cannot stat %s: %s",
 				  img->path, strerror(errno));
@@ -160,9 +150,44 @@ int hib_image_open(struct hib_image *img, const char *spec)
 	posix_fadvise(img->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 
 	rc = hib_header_probe(img);
+	if (rc == HIB_OK && img->hdr.kind == HIB_KIND_UNKNOWN)
+		rc = hib_probe_compressed(img);
 	if (rc == HIB_OK)
 		img->opened = true;
 	return rc;
+}
+
+int hib_image_open(struct hib_image *img, const char *spec)
+{
+	int rc;
+
+	if (img->opened || img->fd >= 0)
+		return hib_seterr(img, HIB_ERR_INVAL, "handle already open");
+	rc = resolve_spec(img, spec);
+	if (rc)
+		return rc;
+
+	/* Evidence is never opened for writing. */
+	img->fd = open(img->path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (img->fd < 0)
+		return hib_seterr(img, HIB_ERR_IO, "cannot open %s: %s",
+				  img->path, strerror(errno));
+	return attach(img);
+}
+
+int hib_image_open_fd(struct hib_image *img, int fd, const char *name)
+{
+	if (img->opened || img->fd >= 0)
+		return hib_seterr(img, HIB_ERR_INVAL, "handle already open");
+	img->path = strdup(name ? name : "(descriptor)");
+	if (!img->path)
+		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	/* Our own descriptor: the caller's may be closed, or be stdin. */
+	img->fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	if (img->fd < 0)
+		return hib_seterr(img, HIB_ERR_IO, "cannot use %s: %s",
+				  img->path, strerror(errno));
+	return attach(img);
 }
 
 const char *hib_compression_name(enum hib_compression c)

@@ -45,6 +45,55 @@ const struct hib_container *hib_probe_signature(const unsigned char *sig,
 	return NULL;
 }
 
+/* Whole files compressed by a general-purpose tool, as images are shipped
+ * and copied (this project keeps its own as .img.zst): named by their magic
+ * at offset 0, so that the refusal says what to do rather than "not a
+ * hibernation image". The name is also the program that decompresses it. */
+static const struct packer {
+	const char *magic;
+	size_t len;
+	const char *name;
+} packers[] = {
+	{ "\x28\xb5\x2f\xfd",       4, "zstd" },
+	{ "\xfd" "7zXZ\0",            6, "xz" },
+	{ "\x1f\x8b\x08",            3, "gzip" },     /* deflate, gzip's only method */
+	{ "\x04\x22\x4d\x18",       4, "lz4" },      /* frame format */
+	{ "\x02\x21\x4c\x18",       4, "lz4" },      /* legacy format (lz4 -l) */
+	{ "BZh",                      3, "bzip2" },    /* then the block size, '1'-'9' */
+};
+
+int hib_probe_compressed(struct hib_image *img)
+{
+	unsigned char head[8] = { 0 };
+	size_t n = img->devsize < sizeof(head) ? (size_t)img->devsize : sizeof(head);
+	size_t i;
+	int rc;
+
+	if (!n)
+		return HIB_OK;
+	rc = hib_pread(img, head, n, 0, "first bytes");
+	if (rc)
+		return rc;
+	for (i = 0; i < sizeof(packers) / sizeof(packers[0]); i++) {
+		const struct packer *k = &packers[i];
+
+		if (n < k->len || memcmp(head, k->magic, k->len))
+			continue;
+		if (!strcmp(k->name, "bzip2") && (n < 4 || head[3] < '1' || head[3] > '9'))
+			continue;
+		img->compressor = k->name;
+		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
+				  "%s: %s-compressed file, not a hibernation image",
+				  img->path, k->name);
+	}
+	return HIB_OK;
+}
+
+const char *hib_image_compressor(const struct hib_image *img)
+{
+	return img->compressor;
+}
+
 const char *hib_kind_name(enum hib_kind kind)
 {
 	switch (kind) {

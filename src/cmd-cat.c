@@ -148,7 +148,7 @@ int cmd_cat(int argc, char **argv)
 		warnx_(argc - optind ? "too many arguments" : "missing argument: need <spec>");
 		errtryhelp("cat");
 	}
-	img = open_image(argv[optind], cl.resume_offset);
+	img = open_input(argv[optind], cl.resume_offset);
 	s.img = img;
 	s.ps = hib_image_header(img)->page_size;
 	if (!s.ps)

@@ -31,8 +31,12 @@ int rc_to_exit(int rc);
 int exit_worst(int a, int b);
 /* A status as a record's "status" says it: "intact", "damaged", ... */
 const char *exit_name(int status);
-/* Opens spec into a new handle; on failure prints why and exits. */
+/* Opens spec into a new handle; on failure prints why and exits. "-" is
+ * refused by name: the command needs a file or a device. */
 struct hib_image *open_image(const char *spec, uint64_t resume_offset);
+/* open_image() where "-" reads standard input: commands that read the
+ * stream once (input.h). */
+struct hib_image *open_input(const char *spec, uint64_t resume_offset);
 uint64_t parse_u64(const char *s, const char *what);
 /* An output under libhibimg's rules (hibimg(1), "Outputs"): a refusal or an
  * error prints why and exits. close_output() completes it when ok, discards

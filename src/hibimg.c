@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include "common.h"
+#include "input.h"
 #include "options.h"
 #include "output.h"
 #include "progress.h"
@@ -117,19 +118,31 @@ const char *exit_name(int status)
 	}
 }
 
-struct hib_image *open_image(const char *spec, uint64_t resume_offset)
+static struct hib_image *open_spec(const char *spec, uint64_t resume_offset,
+				   unsigned int flags)
 {
 	struct hib_image *img = hib_image_new();
-	int rc;
+	char msg[2048];
+	int status;
 
 	if (!img)
 		die_(EXIT_IOERR, "out of memory");
 	if (resume_offset)
 		(void)hib_image_set_resume_offset(img, resume_offset);
-	rc = hib_image_open(img, spec);
-	if (rc)
-		die_(rc_to_exit(rc), "%s", hib_image_error(img));
+	status = input_open(img, spec, flags, msg, sizeof(msg));
+	if (status)
+		die_(status, "%s", msg);
 	return img;
+}
+
+struct hib_image *open_image(const char *spec, uint64_t resume_offset)
+{
+	return open_spec(spec, resume_offset, 0);
+}
+
+struct hib_image *open_input(const char *spec, uint64_t resume_offset)
+{
+	return open_spec(spec, resume_offset, INPUT_STDIN);
 }
 
 struct hib_output *open_output(struct hib_image *img, const char *path,

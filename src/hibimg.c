@@ -28,7 +28,8 @@ static const struct cmd commands[] = {
 	{ "cat",    cmd_cat,    "write saved pages (by PFN or address) or a swap slot" },
 };
 
-static char last_message[512];
+/* the JSON error document repeats it: room for a compressed file's hint */
+static char last_message[2048];
 
 /* Every message names the command: "hibimg verify: ...". */
 static void vmessage(const char *fmt, va_list ap)

@@ -128,7 +128,10 @@ static int spool(int *out, char *msg, size_t cap)
 			if (w < 0 && errno == EINTR)
 				continue;
 			if (w < 0) {
+				int e = errno;
+
 				free(buf);
+				errno = e;
 				return spool_error(fd, dir, "cannot copy it into a temporary file in",
 						   msg, cap);
 			}

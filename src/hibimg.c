@@ -123,16 +123,15 @@ static struct hib_image *open_spec(const char *spec, uint64_t resume_offset,
 				   unsigned int flags)
 {
 	struct hib_image *img = hib_image_new();
-	char msg[2048];
-	int status;
+	int rc;
 
 	if (!img)
 		die_(EXIT_IOERR, "out of memory");
 	if (resume_offset)
 		(void)hib_image_set_resume_offset(img, resume_offset);
-	status = input_open(img, spec, flags, msg, sizeof(msg));
-	if (status)
-		die_(status, "%s", msg);
+	rc = input_open(img, spec, flags);
+	if (rc)
+		die_(rc_to_exit(rc), "%s", input_error(img));
 	return img;
 }
 

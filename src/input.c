@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -19,6 +20,30 @@
 #endif
 
 #define SPOOL_CHUNK (1u << 20)
+
+/* The message of the last input_open() that failed, and its handle. */
+static struct {
+	const struct hib_image *img;
+	char msg[2048];
+} last;
+
+static int failed(const struct hib_image *img, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int failed(const struct hib_image *img, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last.msg, sizeof(last.msg), fmt, ap);
+	va_end(ap);
+	last.img = img;
+	return rc;
+}
+
+const char *input_error(const struct hib_image *img)
+{
+	return img == last.img ? last.msg : hib_image_error(img);
+}
 
 /* A path as a shell reads it back: bare when it is plain, else quoted. */
 static const char *shell_word(const char *s, char *buf, size_t cap)
@@ -47,42 +72,39 @@ static const char *shell_word(const char *s, char *buf, size_t cap)
 /* What the user can do with a compressed input: decompress it, or pipe
  * it where this command reads "-". The library knows the compressor, not
  * the command, so the hint is made here. */
-static void compressed_hint(const struct hib_image *img, const char *spec,
-			    unsigned int flags, char *msg, size_t cap)
+static int compressed_hint(const struct hib_image *img, int rc, const char *spec,
+			   unsigned int flags)
 {
 	const char *z = hib_image_compressor(img);
 	char q[1024];
 	const char *w;
 
-	if (!strcmp(spec, "-")) {
-		snprintf(msg, cap, "standard input is %s-compressed: decompress it on the way (... | %s -dc | hibimg %s -)",
-			 z, z, cli_command);
-		return;
-	}
+	if (!strcmp(spec, "-"))
+		return failed(img, rc, "standard input is %s-compressed: decompress it on the way (... | %s -dc | hibimg %s -)",
+			      z, z, cli_command);
 	w = shell_word(spec, q, sizeof(q));
 	if (flags & INPUT_STDIN)
-		snprintf(msg, cap, "%s: %s-compressed file: decompress it first (%s -d %s), or pipe it: %s -dc %s | hibimg %s -",
-			 spec, z, z, w, z, w, cli_command);
-	else
-		snprintf(msg, cap, "%s: %s-compressed file: decompress it first (%s -d %s)",
-			 spec, z, z, w);
+		return failed(img, rc, "%s: %s-compressed file: decompress it first (%s -d %s), or pipe it: %s -dc %s | hibimg %s -",
+			      spec, z, z, w, z, w, cli_command);
+	return failed(img, rc, "%s: %s-compressed file: decompress it first (%s -d %s)",
+		      spec, z, z, w);
 }
 
-static int spool_error(int fd, const char *dir, const char *what, char *msg, size_t cap)
+static int spool_error(const struct hib_image *img, int fd, const char *dir,
+		       const char *what)
 {
 	int e = errno;
 
 	if (fd >= 0)
 		close(fd);
-	snprintf(msg, cap, "standard input: %s %s: %s (a stream read from '-' is first copied there whole, so it needs as much free space as the image; TMPDIR chooses the directory)",
-		 what, dir, strerror(e));
-	return EXIT_IOERR;
+	return failed(img, HIB_ERR_IO, "standard input: %s %s: %s (a stream read from '-' is first copied there whole, so it needs as much free space as the image; TMPDIR chooses the directory)",
+		      what, dir, strerror(e));
 }
 
 /* A pipe cannot be read at offsets: copy it into a file that has no name,
  * so that nothing is left behind however the process ends. Not an output
  * (hib_output_open()): nobody asked for it, and no name is ever given. */
-static int spool(int *out, char *msg, size_t cap)
+static int spool(const struct hib_image *img, int *out)
 {
 	const char *dir = getenv("TMPDIR");
 	char *buf, tmpl[4096];
@@ -100,12 +122,11 @@ static int spool(int *out, char *msg, size_t cap)
 			unlink(tmpl);
 	}
 	if (fd < 0)
-		return spool_error(fd, dir, "cannot create a temporary file in", msg, cap);
+		return spool_error(img, fd, dir, "cannot create a temporary file in");
 	buf = malloc(SPOOL_CHUNK);
 	if (!buf) {
 		close(fd);
-		snprintf(msg, cap, "out of memory");
-		return EXIT_IOERR;
+		return failed(img, HIB_ERR_NOMEM, "out of memory");
 	}
 	for (;;) {
 		ssize_t n = read(STDIN_FILENO, buf, SPOOL_CHUNK), done = 0;
@@ -117,8 +138,7 @@ static int spool(int *out, char *msg, size_t cap)
 
 			free(buf);
 			close(fd);
-			snprintf(msg, cap, "cannot read standard input: %s", strerror(e));
-			return EXIT_IOERR;
+			return failed(img, HIB_ERR_IO, "cannot read standard input: %s", strerror(e));
 		}
 		if (n == 0)
 			break;
@@ -132,69 +152,49 @@ static int spool(int *out, char *msg, size_t cap)
 
 				free(buf);
 				errno = e;
-				return spool_error(fd, dir, "cannot copy it into a temporary file in",
-						   msg, cap);
+				return spool_error(img, fd, dir,
+						   "cannot copy it into a temporary file in");
 			}
 			done += w;
 		}
 	}
 	free(buf);
 	*out = fd;
-	return 0;
+	return HIB_OK;
 }
 
-static int open_stdin(struct hib_image *img, char *msg, size_t cap)
+static int open_stdin(struct hib_image *img)
 {
 	struct stat st;
-	int fd, rc, status;
+	int fd, rc;
 
-	if (fstat(STDIN_FILENO, &st) < 0) {
-		snprintf(msg, cap, "standard input: %s", strerror(errno));
-		return EXIT_IOERR;
-	}
-	if (isatty(STDIN_FILENO)) {
-		snprintf(msg, cap, "standard input is a terminal: pipe an image into it (zstd -dc IMG.zst | hibimg %s -)",
-			 cli_command);
-		return EXIT_USAGE;
-	}
+	if (fstat(STDIN_FILENO, &st) < 0)
+		return failed(img, HIB_ERR_IO, "standard input: %s", strerror(errno));
+	if (isatty(STDIN_FILENO))
+		return failed(img, HIB_ERR_INVAL, "standard input is a terminal: pipe an image into it (zstd -dc IMG.zst | hibimg %s -)",
+			      cli_command);
 	/* A file or device redirected with '<' is read where it is. */
-	if (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)) {
-		rc = hib_image_open_fd(img, STDIN_FILENO, "-");
-	} else {
-		status = spool(&fd, msg, cap);
-		if (status)
-			return status;
-		rc = hib_image_open_fd(img, fd, "-");
-		close(fd);
-	}
-	if (rc && !hib_image_compressor(img))
-		snprintf(msg, cap, "%s", hib_image_error(img));
-	return rc ? rc_to_exit(rc) : 0;
+	if (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode))
+		return hib_image_open_fd(img, STDIN_FILENO, "-");
+	rc = spool(img, &fd);
+	if (rc)
+		return rc;
+	rc = hib_image_open_fd(img, fd, "-");
+	close(fd);
+	return rc;
 }
 
-int input_open(struct hib_image *img, const char *spec, unsigned int flags,
-	       char *msg, size_t cap)
+int input_open(struct hib_image *img, const char *spec, unsigned int flags)
 {
 	int rc;
 
-	msg[0] = 0;
-	if (!strcmp(spec, "-")) {
-		if (!(flags & INPUT_STDIN)) {
-			snprintf(msg, cap, "reading standard input is not supported here: %s needs a file or a device (verify, stats, export -F raw|lime and cat read a stream from '-'); a file named '-' is ./-",
-				 cli_command);
-			return EXIT_USAGE;
-		}
-		rc = open_stdin(img, msg, cap);
-		if (rc && hib_image_compressor(img))
-			compressed_hint(img, spec, flags, msg, cap);
-		return rc;
-	}
-	rc = hib_image_open(img, spec);
-	if (!rc)
-		return 0;
-	if (hib_image_compressor(img))
-		compressed_hint(img, spec, flags, msg, cap);
-	else
-		snprintf(msg, cap, "%s", hib_image_error(img));
-	return rc_to_exit(rc);
+	if (last.img == img)
+		last.img = NULL;
+	if (!strcmp(spec, "-") && !(flags & INPUT_STDIN))
+		return failed(img, HIB_ERR_INVAL, "reading standard input is not supported here: %s needs a file or a device (verify, stats, export -F raw|lime and cat read a stream from '-'); a file named '-' is ./-",
+			      cli_command);
+	rc = strcmp(spec, "-") ? hib_image_open(img, spec) : open_stdin(img);
+	if (rc && hib_image_compressor(img))
+		return compressed_hint(img, rc, spec, flags);
+	return rc;
 }

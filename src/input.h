@@ -16,14 +16,17 @@
  * export raw/LiME, cat). Without it "-" is refused, by name. */
 #define INPUT_STDIN 0x1u
 
-/* Opens spec into img (a fresh handle, its resume offset already set).
- * Returns 0, or the exit status with the message in msg (without the
- * "hibimg CMD: " that warnx_() adds). Standard input that is a pipe is
- * first copied whole into an unnamed temporary file in $TMPDIR, else
- * /var/tmp (the library reads at offsets, the map chain first), which
- * vanishes with the process; a file or device on standard input is read
- * in place. */
-int input_open(struct hib_image *img, const char *spec, unsigned int flags,
-	       char *msg, size_t cap);
+/* hib_image_open() by the command's rules: img is a fresh handle, its
+ * resume offset already set. Returns the library's code (HIB_OK,
+ * HIB_ERR_*: rc_to_exit() turns it into the exit status); input_error()
+ * then says why. Standard input that is a pipe is first copied whole into
+ * an unnamed temporary file in $TMPDIR, else /var/tmp (the library reads
+ * at offsets, the map chain first), which vanishes with the process; a
+ * file or device on standard input is read in place. */
+int input_open(struct hib_image *img, const char *spec, unsigned int flags);
+/* Why the last input_open() of img failed (a compressed file's hint, a
+ * refused '-'), without the "hibimg CMD: " warnx_() adds; for any other
+ * failure of img, hib_image_error(). */
+const char *input_error(const struct hib_image *img);
 
 #endif

@@ -48,7 +48,11 @@ def rows(doc, member):
 
 
 def keys(path, member=None):
-    for r in rows(load(path), member):
+    doc = load(path)
+    if "error" in doc:
+        print("the error document: %s" % doc["error"].get("message"))
+        return 1
+    for r in rows(doc, member):
         print(",".join(r))
     return 0
 

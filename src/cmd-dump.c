@@ -110,7 +110,7 @@ static int dump_chunks(struct hib_image *img, const struct out_opts *oo)
 	out_table_col(cx.tb, "ENTRY", OUT_NUM);
 	out_table_col(cx.tb, "DEVPAGE", OUT_NUM);
 	out_table_col(cx.tb, "OFFSET", OUT_HEX);
-	out_table_col(cx.tb, "PAGES", OUT_NUM);
+	out_table_col(cx.tb, "DISK-PAGES", OUT_NUM);
 	out_table_col(cx.tb, "CMP-LEN", OUT_SIZE);
 	out_table_col(cx.tb, "UNC-LEN", OUT_SIZE);
 	out_table_col(cx.tb, "STREAM-PAGE", OUT_NUM);
@@ -143,7 +143,7 @@ static int dump_pfns(struct hib_image *img, const struct out_opts *oo)
 	out_table_col(tb, "FIRST-ENTRY", OUT_NUM);
 	out_table_col(tb, "START-PFN", OUT_HEX);
 	out_table_col(tb, "END-PFN", OUT_HEX);
-	out_table_col(tb, "PAGES", OUT_NUM);
+	out_table_col(tb, "PFN-ENTRIES", OUT_NUM);
 	out_table_col(tb, "ZERO-FLAGGED", OUT_NUM);
 	while (e < pf->entries) {
 		struct libscols_line *ln;

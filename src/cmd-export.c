@@ -121,7 +121,9 @@ int cmd_export(int argc, char **argv)
 	if (cl.force)
 		o.output_flags |= HIB_OUTPUT_FORCE;
 
-	img = open_image(argv[optind], cl.resume_offset);
+	/* raw and LiME are written in one pass of the stream: '-' may be a pipe */
+	img = o.format == HIB_EXPORT_ELF ? open_image(argv[optind], cl.resume_offset) :
+		open_input(argv[optind], cl.resume_offset);
 	rc = hib_image_load(img);
 	if (rc == HIB_OK) {
 		o.progress = progress_cb2;

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include "describe.h"
+#include "input.h"
 #include "options.h"
 #include "progress.h"
 
@@ -32,9 +33,10 @@ static int describe(struct out_rec *r, const char *spec, uint64_t offset, int sc
 		die_(EXIT_IOERR, "out of memory");
 	if (offset)
 		(void)hib_image_set_resume_offset(img, offset);
-	rc = hib_image_open(img, spec);
+	rc = input_open(img, spec, 0);
 	if (rc) {
-		out_rec_add(r, "path", "path", OUT_STR, "%s", spec);
+		if (oo->json || oo->raw || oo->pairs)
+			out_rec_add(r, "path", "path", OUT_STR, "%s", spec);
 		goto out;
 	}
 	opened = 1;
@@ -106,13 +108,13 @@ out:
 		if (oo->json || oo->raw || oo->pairs) {
 			out_rec_add(r, "status", "status", OUT_STR, "%s",
 				    exit_name(rc_to_exit(rc)));
-			out_rec_add(r, "error", "error", OUT_STR, "%s", hib_image_error(img));
+			out_rec_add(r, "error", "error", OUT_STR, "%s", input_error(img));
 		}
 		/* a failed open names the spec already */
 		if (several && opened)
-			warnx_("%s: %s", hib_image_path(img), hib_image_error(img));
+			warnx_("%s: %s", hib_image_path(img), input_error(img));
 		else
-			warnx_("%s", hib_image_error(img));
+			warnx_("%s", input_error(img));
 	}
 	hib_image_free(img);
 	return rc_to_exit(rc);

@@ -86,13 +86,13 @@ static const struct col {
 	enum out_type t;
 	int extra;
 } cols[] = {
-	{ "ZEROCHECK", OUT_BOOL, 0 }, { "COMP", OUT_STR, 0 }, { "MATCH", OUT_BOOL, 0 },
+	{ "ZEROCHECK", OUT_BOOL, 0 }, { "COMPRESSION", OUT_STR, 0 }, { "MATCH", OUT_BOOL, 0 },
 	{ "IMAGE-PAGES", OUT_NUM, 0 }, { "COMPRESSED-BYTES", OUT_SIZE, 0 },
 	{ "HIBERNATE-S", OUT_NUM, 0 }, { "RESUME-S", OUT_NUM, 0 },
 	{ "KERNEL-SUPPORTED", OUT_BOOL, 1 }, { "ZERO-FLAGGED", OUT_NUM, 1 },
 	{ "META-PAGES", OUT_NUM, 1 }, { "STREAM-PAGES", OUT_NUM, 1 },
 	{ "CHUNKS", OUT_NUM, 1 }, { "STREAM-BYTES", OUT_SIZE, 1 },
-	{ "DISK-PAGES", OUT_NUM, 1 }, { "WRITTEN-BYTES", OUT_SIZE, 1 },
+	{ "IMAGE-SLOTS", OUT_NUM, 1 }, { "WRITTEN-BYTES", OUT_SIZE, 1 },
 	{ "COPY-S", OUT_NUM, 1 }, { "COMPRESS-S", OUT_NUM, 1 }, { "WRITE-S", OUT_NUM, 1 },
 	{ "READ-S", OUT_NUM, 1 }, { "DECOMPRESS-S", OUT_NUM, 1 },
 	{ "ZERO-FILL-S", OUT_NUM, 1 }, { "CRITICAL-S", OUT_NUM, 1 },

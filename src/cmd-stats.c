@@ -9,6 +9,7 @@
 #include "options.h"
 #include "output.h"
 #include "progress.h"
+#include "input.h"
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -166,7 +167,7 @@ struct tview {
 static void cols_classes(struct libscols_table *tb)
 {
 	out_table_col(tb, "CLASS", OUT_STR);
-	out_table_col(tb, "PAGES", OUT_NUM);
+	out_table_col(tb, "PFN-ENTRIES", OUT_NUM);
 	out_table_col(tb, "BYTES", OUT_SIZE);
 	out_table_col(tb, "SHARE", OUT_NUM);
 }
@@ -196,10 +197,10 @@ static void cols_buckets(struct libscols_table *tb)
 	const char *n;
 	int k;
 
-	out_table_col(tb, "START", OUT_HEX);
-	out_table_col(tb, "END", OUT_HEX);
-	out_table_col(tb, "SAVED", OUT_NUM);
-	out_table_col(tb, "NOT-SAVED", OUT_NUM);
+	out_table_col(tb, "START-PFN", OUT_HEX);
+	out_table_col(tb, "END-PFN", OUT_HEX);
+	out_table_col(tb, "PFN-ENTRIES", OUT_NUM);
+	out_table_col(tb, "HOLE-PAGES", OUT_NUM);
 	FOR_CLASS(k, n)
 		out_table_col(tb, n, OUT_NUM);
 }
@@ -229,9 +230,9 @@ static void rows_buckets(struct libscols_table *tb, struct hib_image *img,
 
 static void cols_ranges(struct libscols_table *tb)
 {
-	out_table_col(tb, "START", OUT_HEX);
-	out_table_col(tb, "END", OUT_HEX);
-	out_table_col(tb, "PAGES", OUT_NUM);
+	out_table_col(tb, "START-PFN", OUT_HEX);
+	out_table_col(tb, "END-PFN", OUT_HEX);
+	out_table_col(tb, "PFN-ENTRIES", OUT_NUM);
 	out_table_col(tb, "ZERO-FLAGGED", OUT_NUM);
 	out_table_col(tb, "HOLE-BEFORE", OUT_NUM);
 }
@@ -280,11 +281,20 @@ static void cols_chunks(struct libscols_table *tb)
 	int k;
 
 	out_table_col(tb, "INDEX", OUT_NUM);
-	out_table_col(tb, "FIRST-PAGE", OUT_NUM);
-	out_table_col(tb, "PAGES", OUT_NUM);
-	out_table_col(tb, "IMAGE", OUT_SIZE);
-	FOR_CODEC(k, n)
-		out_table_col(tb, n, OUT_SIZE);
+	out_table_col(tb, "STREAM-PAGE", OUT_NUM);
+	out_table_col(tb, "STREAM-PAGES", OUT_NUM);
+	out_table_col(tb, "COMPRESSED-BYTES", OUT_SIZE);
+	FOR_CODEC(k, n) {
+		char name[32];
+		size_t j;
+
+
+		snprintf(name, sizeof(name), "%s-BYTES", n);
+		for (j = 0; name[j]; j++)
+			if (name[j] >= 'a' && name[j] <= 'z')
+				name[j] = (char)(name[j] - 'a' + 'A');
+		out_table_col(tb, name, OUT_SIZE);
+	}
 }
 
 static void rows_chunks(struct libscols_table *tb, struct hib_image *img,
@@ -621,7 +631,7 @@ int cmd_stats(int argc, char **argv)
 		hib_image_set_progress(img, progress_keep, NULL);
 		if (cl.resume_offset)
 			(void)hib_image_set_resume_offset(img, cl.resume_offset);
-		rc = hib_image_open(img, spec);
+		rc = input_open(img, spec, INPUT_STDIN);
 		/* refused now, not after the long pass */
 		if (rc == HIB_OK && svg)
 			svgout = open_output(img, svg, oflags);
@@ -635,11 +645,11 @@ int cmd_stats(int argc, char **argv)
 		if (rc) {
 			s = rc_to_exit(rc);
 			status = exit_worst(status, s);
-			warnx_("%s", hib_image_error(img));
+			warnx_("%s", input_error(img));
 			if (cl.out.json && view->cols)
-				tview_error(&t, spec, s, hib_image_error(img));
+				tview_error(&t, spec, s, input_error(img));
 			else if (cl.out.json)
-				recs[nrecs++] = error_rec(spec, s, hib_image_error(img));
+				recs[nrecs++] = error_rec(spec, s, input_error(img));
 			if (svgout)
 				close_output(img, svgout, 0);
 			hib_image_free(img);

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include "describe.h"
+#include "input.h"
 #include "options.h"
 #include "progress.h"
 
@@ -99,15 +100,16 @@ static int verify_one(struct out_rec *r, const char *spec, const struct cli *cl,
 		die_(EXIT_IOERR, "out of memory");
 	if (cl->resume_offset)
 		(void)hib_image_set_resume_offset(img, cl->resume_offset);
-	rc = hib_image_open(img, spec);
+	rc = input_open(img, spec, INPUT_STDIN);
 	if (rc) {
-		/* the message names the spec */
+		/* the message names the spec; people get it once, on stderr */
 		status = rc_to_exit(rc);
-		out_rec_add(r, "path", "path", OUT_STR, "%s", spec);
-		out_rec_add(r, "status", "status", OUT_STR, "%s", exit_name(status));
-		if (machine)
-			out_rec_add(r, "error", "error", OUT_STR, "%s", hib_image_error(img));
-		warnx_("%s", hib_image_error(img));
+		if (machine) {
+			out_rec_add(r, "path", "path", OUT_STR, "%s", spec);
+			out_rec_add(r, "status", "status", OUT_STR, "%s", exit_name(status));
+			out_rec_add(r, "error", "error", OUT_STR, "%s", input_error(img));
+		}
+		warnx_("%s", input_error(img));
 		hib_image_free(img);
 		return status;
 	}

@@ -186,7 +186,7 @@ void describe_pfns(struct out_rec *r, const struct hib_image *img)
 		    pf->runs);
 	out_rec_add(r, "lowest-pfn", "lowest PFN", OUT_HEX, "0x%" PRIx64, pf->lowest);
 	out_rec_add(r, "highest-pfn", "highest PFN", OUT_HEX, "0x%" PRIx64, pf->highest);
-	out_rec_add(r, "stream-kbytes", "stream size (\"Wrote\" kbytes)", OUT_NUM,
+	out_rec_add(r, "wrote-kbytes", "stream size (\"Wrote\" kbytes)", OUT_NUM,
 		    "%" PRIu64, (in->pages - 1) * hib_image_header(img)->page_size / 1024);
 }
 

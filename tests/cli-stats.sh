@@ -142,13 +142,13 @@ for name in $(fixtures0); do
 
 	run_hib 0 stats --json "$img" buckets
 	check "$name: buckets hold every saved PFN" \
-		test "$(jsum "$TMP/out" saved)" = "$r_entries"
+		test "$(jsum "$TMP/out" pfn_entries)" = "$r_entries"
 	run_hib 0 stats --json --bucket 100 "$img" buckets
 	check "$name: --bucket 100 gives highest/100+1 buckets" \
 		test "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["buckets"]))' "$TMP/out")" = $((r_high / 100 + 1))
 	run_hib 0 stats --json "$img" ranges
 	check "$name: ranges hold every saved PFN" \
-		test "$(jsum "$TMP/out" pages)" = "$r_entries"
+		test "$(jsum "$TMP/out" pfn_entries)" = "$r_entries"
 	run_hib 0 stats --json "$img" chunks
 	ch=$TMP/chunks.json; cp "$TMP/out" "$ch"
 	check "$name: one chunk per 32 stream pages" \
@@ -157,7 +157,7 @@ for name in $(fixtures0); do
 	if [ "$comp" != none ]; then
 		cb=$(json_get "$v" compressed_bytes)
 		check "$name: per-chunk image sizes add up to verify's compressed bytes" \
-			test "$(jsum "$ch" image)" = "$cb"
+			test "$(jsum "$ch" compressed_bytes)" = "$cb"
 		mine=$(json_get "$s" "${comp}_bytes")
 		echo "# $name: stats $comp over the rebuilt stream $mine, image $cb ($(diffpct "$mine" "$cb"))"
 		check "$name: rebuilt stream compresses like the image (2%)" within "$mine" "$cb" 2
@@ -174,7 +174,7 @@ sys.exit(0 if len(cells) == int(sys.argv[2]) else 1)' "$TMP/$name.svg" "$(json_g
 	check "$name: exactly one scenario matches the image" \
 		test "$(python3 -c 'import json,sys; print(sum(1 for r in json.load(open(sys.argv[1]))["simulate"]["scenarios"] if r["match"]))' "$j")" = 1
 	check "$name: simulate matches with the image's compression" \
-		test "$(jrow "$j" match=true comp)" = "$comp"
+		test "$(jrow "$j" match=true compression)" = "$comp"
 	check "$name: simulated pages copied = kernel's" \
 		test "$(jrow "$j" match=true image_pages)" = "$(sidecar "$name" pages_copied)"
 	check "$name: simulated zero pages = kernel's" \
@@ -184,7 +184,7 @@ sys.exit(0 if len(cells) == int(sys.argv[2]) else 1)' "$TMP/$name.svg" "$(json_g
 	check "$name: simulated Wrote kbytes = kernel's" \
 		test $(( $(jrow "$j" match=true stream_bytes) / 1024 )) = "$(sidecar "$name" wrote_kbytes)"
 	check "$name: zero check off copies every PFN" \
-		test "$(jrow "$j" zerocheck=false,comp=$comp image_pages)" = "$(sidecar "$name" need_to_copy)"
+		test "$(jrow "$j" zerocheck=false,compression=$comp image_pages)" = "$(sidecar "$name" need_to_copy)"
 	if [ "$comp" != none ]; then
 		sim=$(jrow "$j" match=true compressed_bytes)
 		echo "# $name: simulate $comp $sim bytes, image chunks $cb ($(diffpct "$sim" "$cb"))"
@@ -213,26 +213,26 @@ check "seed mix: zero pages as mkimage made them ($zf)" test "$(jrow "$j" match=
 # 6275216 kbytes -> with the zero check N(1-z)/436.03, without N/1584.65
 want=$(python3 -c 'print(1584.65 * (4940240 / 6275216) / 436.03)')
 got=$(python3 -c 'import sys; print(float(sys.argv[1]) / float(sys.argv[2]))' \
-	"$(jrow "$j" zerocheck=true,comp=lzo critical_s)" "$(jrow "$j" zerocheck=false,comp=lzo critical_s)")
+	"$(jrow "$j" zerocheck=true,compression=lzo critical_s)" "$(jrow "$j" zerocheck=false,compression=lzo critical_s)")
 echo "# seed mix: critical section shorter by x$got without the zero check (seed: x$want)"
 check "seed mix: critical section ~3x shorter (x$got vs x$want)" within "$got" "$want" 1
-on=$(jrow "$j" zerocheck=true,comp=lzo compressed_bytes)
-off=$(jrow "$j" zerocheck=false,comp=lzo compressed_bytes)
+on=$(jrow "$j" zerocheck=true,compression=lzo compressed_bytes)
+off=$(jrow "$j" zerocheck=false,compression=lzo compressed_bytes)
 echo "# seed mix: lzo compressed $on -> $off bytes ($(diffpct "$off" "$on")); seed: 2606402 -> 2616624 kB (+0.39%)"
 check "seed mix: compressed size almost unchanged (1%)" within "$off" "$on" 1
 check "seed mix: uncompressed stream grows by exactly the zero pages" \
-	test $(( $(jrow "$j" zerocheck=false,comp=lzo stream_bytes) - $(jrow "$j" zerocheck=true,comp=lzo stream_bytes) )) = $((zf * 4096))
+	test $(( $(jrow "$j" zerocheck=false,compression=lzo stream_bytes) - $(jrow "$j" zerocheck=true,compression=lzo stream_bytes) )) = $((zf * 4096))
 check "seed mix: zero check off copies all 3000 pages" \
-	test "$(jrow "$j" zerocheck=false,comp=none image_pages)" = 3000
+	test "$(jrow "$j" zerocheck=false,compression=none image_pages)" = 3000
 check "seed mix: zstd labelled as not the kernel's" \
-	test "$(jrow "$j" comp=zstd kernel_supported)" = false
+	test "$(jrow "$j" compression=zstd kernel_supported)" = false
 run_hib 0 simulate "$TMP/seed.img"; out_has "Before (zero check"; out_has "Time in the critical section"
 # the rest of the document: the before/after table from the same scenarios,
 # and the model's inputs as given
 check "seed mix: the before/after table is the scenarios' (JSON)" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))["simulate"]
-sc = {(r["zerocheck"], r["comp"]): r for r in d["scenarios"]}
+sc = {(r["zerocheck"], r["compression"]): r for r in d["scenarios"]}
 m = d["model"]
 for row in d["compare"]:
     b, a = sc[(True, m["compare"])][row["metric"]], sc[(False, m["compare"])][row["metric"]]
@@ -248,7 +248,7 @@ sys.exit(0 if (m["disk_write"], m["disk_read"], m["zstd_level"], m["rate_zeroche
 	 (123, 456, 5, 400, 0.3, True, False) else 1)' "$TMP/out"
 COLUMNS=80 run_hib 0 simulate "$TMP/seed.img"
 check "simulate fits an 80-column terminal" sh -c "! awk 'length > 80' '$TMP/out' | grep -q ."
-run_hib 0 simulate -o comp,zerocheck,hibernate_s -r -n "$TMP/seed.img"
+run_hib 0 simulate -o compression,zerocheck,hibernate_s -r -n "$TMP/seed.img"
 check "-o: the scenario columns asked, in order" \
 	test "$(head -1 "$TMP/out" | awk '{print $1, $2, NF}')" = "none true 3"
 run_hib 0 simulate -r "$TMP/seed.img"
@@ -294,7 +294,7 @@ sys.exit(0 if [(x["path"], x["pfn_entries"], x["status"]) for x in r] ==
 	"$TMP/out" "$A" "$(sidecar "$1" need_to_copy)" "$B" "$(sidecar "$2" need_to_copy)"
 run_hib 0 stats -C --json "$A" "$B" ranges
 check "ranges of two specs: one table, every saved PFN of both" \
-	test "$(jsum "$TMP/out" pages)" = $(( $(sidecar "$1" need_to_copy) + $(sidecar "$2" need_to_copy) ))
+	test "$(jsum "$TMP/out" pfn_entries)" = $(( $(sidecar "$1" need_to_copy) + $(sidecar "$2" need_to_copy) ))
 run_hib 0 stats -C "$A" "$B" classes
 out_has "^PATH  *CLASS"
 run_hib 0 stats -C "$A" classes
@@ -330,10 +330,10 @@ hi=$(json_get "$TMP/out" highest_pfn)
 run_hib 0 stats -C -o highest_pfn,pfn_entries "$A"
 check "-o gives the fields asked, in order, the PFN in hex" \
 	test "$(awk '{print $NF}' "$TMP/out" | paste -sd' ')" = "$(printf '0x%x' "$hi") $(sidecar "$1" need_to_copy)"
-run_hib 0 stats -C -o pages,start -r "$A" ranges
+run_hib 0 stats -C -o pfn_entries,start_pfn -r "$A" ranges
 check "-o on a table: those columns, in order" \
 	test "$(head -1 "$TMP/out" | awk '{print NF}')" = 2
-run_hib 0 stats --list-columns chunks;  out_has "^lzo "
+run_hib 0 stats --list-columns chunks;  out_has "^lzo_bytes "
 run_hib 0 stats --list-columns;         out_has "^zero_flagged "
 run_hib 2 stats --svg "$TMP/x.svg" "$A" "$B"; err_has "one <spec>"
 run_hib 2 stats -s "$TMP/x.svg" "$A";   err_has "invalid option"

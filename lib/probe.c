@@ -140,8 +140,8 @@ static int refuse(struct hib_image *img)
 				  "%s: plain swap area, no hibernation image", img->path);
 	case HIB_KIND_UNKNOWN:
 		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
-				  "%s: not a hibernation image (no swap or hibernation signature at the end of page %llu)",
-				  img->path, (unsigned long long)img->resume_offset);
+				  "%s: not a hibernation image (no swap or hibernation signature at the end of page %" PRIu64 ")",
+				  img->path, img->resume_offset);
 	case HIB_KIND_KERNEL:
 	case HIB_KIND_KERNEL_DEV:
 	case HIB_KIND_USWSUSP:
@@ -200,8 +200,8 @@ int hib_image_map_page_info(struct hib_image *img, uint64_t i, struct hib_map_pa
 	if (!img->loaded || !img->ct)
 		return hib_seterr(img, HIB_ERR_INVAL, "image not loaded");
 	if (i >= img->n_map_pages)
-		return hib_seterr(img, HIB_ERR_INVAL, "no %s page %llu",
-				  img->ct->map_page_name, (unsigned long long)i);
+		return hib_seterr(img, HIB_ERR_INVAL, "no %s page %" PRIu64,
+				  img->ct->map_page_name, i);
 	rc = img->ct->map_page(img, i, &m);
 	if (rc)
 		return rc;

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * here.c - this machine as the target (hibimg check --here): the running
+ * kernel, its command line as software_resume() and swsusp_check() read
+ * it (kernel/power/hibernate.c: resume=, resume_offset=, noresume,
+ * hibernate=, nohibernate; drivers/acpi/sleep.c: acpi_sleep=s4_hwsig),
+ * /sys/power, the lockdown state, and the machine files the other setters
+ * read. Every path is under root, so a copy of a tree can stand in.
+ */
+#include "targetP.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+/* One line of root/rel, newline dropped; false (and nothing noted) if the
+ * file is not there. A file there but unreadable is noted. */
+static bool read_line(struct hib_target *t, const char *root, const char *rel,
+		      char *buf, size_t cap)
+{
+	char path[4096];
+	unsigned char *b;
+	size_t len;
+	char *nl;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", root, rel) >= sizeof(path) ||
+	    access(path, F_OK))
+		return false;
+	if (hib_tgt_slurp(t, path, 1u << 20, &b, &len)) {
+		hib_tgt_problem(t, HIB_TIN_BOOT);
+		return false;
+	}
+	nl = memchr(b, '\n', len);
+	if (nl)
+		*nl = 0;
+	snprintf(buf, cap, "%s", (char *)b);
+	free(b);
+	return true;
+}
+
+static void parse_cmdline(struct hib_target_info *in, char *s)
+{
+	char *w, *save = NULL;
+
+	in->have_cmdline = 1;
+	for (w = strtok_r(s, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
+		if (!strncmp(w, "resume=", 7)) {
+			snprintf(in->resume, sizeof(in->resume), "%s", w + 7);
+		} else if (!strncmp(w, "resume_offset=", 14)) {
+			char *end;
+			unsigned long long v = strtoull(w + 14, &end, 10);
+
+			if (end != w + 14) {
+				in->resume_offset = v;
+				in->have_resume_offset = 1;
+			}
+		} else if (!strcmp(w, "noresume") || !strcmp(w, "hibernate=noresume")) {
+			in->noresume = 1;
+		} else if (!strcmp(w, "nohibernate") ||
+			   (!strncmp(w, "hibernate=no", 12) && strcmp(w, "hibernate=nocompress"))) {
+			in->noresume = in->nohibernate = 1;
+		} else if (!strncmp(w, "acpi_sleep=", 11)) {
+			char *o, *s2 = NULL;
+
+			for (o = strtok_r(w + 11, ",", &s2); o; o = strtok_r(NULL, ",", &s2))
+				if (!strcmp(o, "s4_hwsig"))
+					in->s4_hwsig = 1;
+		}
+	}
+}
+
+/* security/lockdown: "none [integrity] confidentiality" */
+static int lockdown_level(const char *s)
+{
+	if (strstr(s, "[confidentiality]"))
+		return 2;
+	if (strstr(s, "[integrity]"))
+		return 1;
+	if (strstr(s, "[none]"))
+		return 0;
+	return -1;
+}
+
+/* get_num_physpages(): the zones' present pages, as /proc/zoneinfo lists them */
+static bool zoneinfo_present(struct hib_target *t, const char *root, uint64_t *pages)
+{
+	char path[4096];
+	unsigned char *b;
+	size_t len;
+	const char *p;
+	uint64_t sum = 0;
+	bool any = false;
+
+	snprintf(path, sizeof(path), "%s/proc/zoneinfo", root);
+	if (access(path, F_OK))
+		return false;
+	if (hib_tgt_slurp(t, path, HIB_TGT_TEXT_MAX, &b, &len)) {
+		hib_tgt_problem(t, HIB_TIN_MEM);
+		return false;
+	}
+	for (p = (char *)b; (p = strstr(p, "\n        present ")); p++) {
+		sum += strtoull(p + 17, NULL, 10);
+		any = true;
+	}
+	free(b);
+	*pages = sum;
+	return any;
+}
+
+static enum hib_tarch machine_arch(const char *m)
+{
+	if (!strcmp(m, "x86_64"))
+		return HIB_TARCH_X86_64;
+	if (m[0] == 'i' && !strcmp(m + 2, "86"))
+		return HIB_TARCH_I386;
+	if (!strcmp(m, "aarch64"))
+		return HIB_TARCH_ARM64;
+	if (!strcmp(m, "riscv64"))
+		return HIB_TARCH_RISCV64;
+	return HIB_TARCH_UNKNOWN;
+}
+
+static bool exists(const char *root, const char *rel, char *path, size_t cap)
+{
+	if ((size_t)snprintf(path, cap, "%s/%s", root, rel) >= cap)
+		return false;
+	return access(path, F_OK) == 0;
+}
+
+int hib_target_set_here(struct hib_target *t, const char *root)
+{
+	struct hib_target_info *in = &t->info;
+	char buf[4096], path[4096], rel[65] = "", ver[65] = "";
+	struct stat st;
+	uint64_t pages;
+
+	if (stat(root, &st) || !S_ISDIR(st.st_mode))
+		return hib_tgt_seterr(t, HIB_ERR_IO, "%s: not a directory", root);
+	if (read_line(t, root, "proc/cmdline", buf, sizeof(buf)))
+		parse_cmdline(in, buf);
+	if (read_line(t, root, "sys/power/resume", buf, sizeof(buf)))
+		snprintf(in->resume_dev, sizeof(in->resume_dev), "%.31s", buf);
+	if (read_line(t, root, "sys/power/resume_offset", buf, sizeof(buf)) &&
+	    !in->have_resume_offset && buf[0] >= '0' && buf[0] <= '9') {
+		in->resume_offset = strtoull(buf, NULL, 10);
+		in->have_resume_offset = 1;
+	}
+	if (read_line(t, root, "sys/kernel/security/lockdown", buf, sizeof(buf)))
+		in->lockdown = lockdown_level(buf);
+	else if (exists(root, "sys/kernel/security", path, sizeof(path)))
+		in->lockdown = 0;   /* securityfs without the lockdown LSM */
+
+	(void)read_line(t, root, "proc/sys/kernel/osrelease", rel, sizeof(rel));
+	(void)read_line(t, root, "proc/sys/kernel/version", ver, sizeof(ver));
+	if (!t->kernel_set && rel[0]) {
+		snprintf(in->release, sizeof(in->release), "%s", rel);
+		snprintf(in->version, sizeof(in->version), "%s", ver);
+		in->kver = hib_kver_parse(rel);
+		in->kernel_from = "running kernel";
+		in->running_kernel = 1;
+		if (read_line(t, root, "proc/sys/kernel/arch", buf, sizeof(buf)))
+			in->arch = machine_arch(buf);
+		else if (!strcmp(root, "/")) {
+			struct utsname u;
+
+			if (uname(&u) == 0)
+				in->arch = machine_arch(u.machine);
+		}
+		if (in->arch == HIB_TARCH_X86_64 || in->arch == HIB_TARCH_I386)
+			in->page_size = 4096;
+		else if ((pages = (uint64_t)sysconf(_SC_PAGESIZE)) && !strcmp(root, "/"))
+			in->page_size = (unsigned int)pages;
+		/* the kernel that booted this machine counted its pages */
+		if (zoneinfo_present(t, root, &pages)) {
+			in->physpages = pages;
+			in->physpages_from = "/proc/zoneinfo";
+			in->physpages_exact = 1;
+		}
+	}
+	if (!t->mem_set) {
+		if (exists(root, "sys/firmware/memmap/0", path, sizeof(path))) {
+			snprintf(path, sizeof(path), "%s/sys/firmware/memmap", root);
+			if (hib_target_set_memmap(t, path))
+				{ /* its setter noted why: a problem, not an end */ }
+		} else if (exists(root, "proc/iomem", path, sizeof(path))) {
+			if (hib_target_set_iomem(t, path))
+				{ /* its setter noted why: a problem, not an end */ }
+		}
+	}
+	if (!t->facs_set && exists(root, "sys/firmware/acpi/tables/FACS", path, sizeof(path)) &&
+	    hib_target_set_facs(t, path))
+		{ /* its setter noted why: a problem, not an end */ }
+	if (rel[0]) {
+		snprintf(buf, sizeof(buf), "boot/config-%s", rel);
+		if (!t->config_set && exists(root, buf, path, sizeof(path)) &&
+		    hib_target_set_config(t, path))
+			{ /* its setter noted why: a problem, not an end */ }
+		snprintf(buf, sizeof(buf), "boot/vmlinuz-%s", rel);
+		if (!t->kernel_set && exists(root, buf, path, sizeof(path)) &&
+		    hib_target_set_kernel(t, path) == HIB_OK && in->physpages_from &&
+		    !strcmp(in->physpages_from, "/proc/zoneinfo") && strcmp(in->release, rel))
+			in->physpages_exact = 0;
+	}
+	hib_memmap_derive(t);
+	return HIB_OK;
+}

@@ -87,9 +87,14 @@ static int walk_stream(struct chk_ctx *c)
 	if (!rc)
 		rc = hib_reader_set_threads(rd, c->threads);
 	if (!rc) {
+		uint64_t n = 0;
+
 		hib_reader_set_chunk_cb(rd, on_chunk, &w);
 		while ((rc = hib_reader_next(rd, &pg)) == 1)
-			;
+			if ((++n & 0xff) == 0 && img->progress) {
+				hib_reader_progress(rd, &p);
+				hib_tick(img, "checking", p.stream_pages_done, p.stream_pages);
+			}
 		hib_reader_progress(rd, &p);
 	}
 	hib_reader_free(rd);

@@ -26,6 +26,7 @@ static const struct cmd commands[] = {
 	{ "simulate", cmd_simulate, "time and size with the zero check on/off and each compressor" },
 	{ "export", cmd_export, "write the saved memory as raw, LiME or ELF core" },
 	{ "cat",    cmd_cat,    "write saved pages (by PFN or address) or a swap slot" },
+	{ "check",  cmd_check,  "will a kernel on a machine resume the image, and if not, why" },
 };
 
 /* the JSON error document repeats it: room for a compressed file's hint */

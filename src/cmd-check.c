@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * hibimg check - will this kernel on this machine resume the image, and if
+ * not, what will it print? The checks the kernel makes, in its order, and
+ * one verdict.
+ */
+#include "config.h"
+#include "common.h"
+#include "options.h"
+#include "progress.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* hibimg-check(1): 0 will resume, 1 will not, 2 usage, 3 I/O, 4 cannot tell */
+#define EXIT_WILL_RESUME  0
+#define EXIT_WILL_NOT     1
+#define EXIT_CANNOT_TELL  4
+
+enum { OPT_FACS = OPT_LONG, OPT_HERE };
+
+static const struct cli_opt check_opts[] = {
+	{ "kernel", required_argument, 'k', "<file>",
+	  "the kernel that will boot: vmlinuz/bzImage, arm64\nImage or Image.gz, vmlinux" },
+	{ "config", required_argument, 'c', "<file>", "its configuration (/boot/config-*)" },
+	{ "memmap", required_argument, 'm', "<dir>",
+	  "a copy of the machine's /sys/firmware/memmap" },
+	{ "iomem",  required_argument, 'i', "<file>",
+	  "a copy of the machine's /proc/iomem (where there\nis no firmware memmap: arm64, riscv)" },
+	{ "facs",   required_argument, OPT_FACS, "<file>",
+	  "the machine's /sys/firmware/acpi/tables/FACS" },
+	{ "here",   no_argument,       OPT_HERE, NULL,
+	  "this machine and its running kernel, for what the\noptions above do not give" },
+	{ NULL, 0, 0, NULL, NULL }
+};
+
+static void set_input(struct hib_target *t, int (*set)(struct hib_target *, const char *),
+		      const char *opt, const char *arg)
+{
+	/* an input that cannot be used is said, and its checks cannot tell */
+	if (set(t, arg))
+		warnx_("%s: %s", opt, hib_target_error(t));
+}
+
+static struct libscols_table *check_table(const struct out_opts *o)
+{
+	struct libscols_table *tb = out_table_new(o, "checks");
+
+	out_table_col(tb, "CHECK", OUT_STR);
+	out_table_col(tb, "RESULT", OUT_STR);
+	out_table_col_flags(tb, "DETAIL", OUT_STR, OUT_COL_WRAP);
+	out_table_col_flags(tb, "KERNEL-MESSAGE", OUT_STR, OUT_COL_WRAP);
+	out_table_col_flags(tb, "MISSING", OUT_STR, OUT_COL_EXTRA);
+	out_table_col_flags(tb, "DECIDES", OUT_BOOL, OUT_COL_EXTRA);
+	return tb;
+}
+
+static int print_checks(const struct hib_check_result *res, const struct out_opts *o)
+{
+	struct libscols_table *tb = check_table(o);
+	size_t i;
+
+	for (i = 0; i < hib_check_count(res); i++) {
+		const struct hib_check_item *it = hib_check_get(res, i);
+		struct libscols_line *ln = out_table_line(tb);
+
+		out_cell(ln, 0, "%s", it->name);
+		out_cell(ln, 1, "%s", hib_check_status_name(it->status));
+		out_cell(ln, 2, "%s", it->detail);
+		out_cell(ln, 3, "%s", it->message ? it->message : "");
+		out_cell(ln, 4, "%s", it->status == HIB_CHECK_UNKNOWN && it->missing ? it->missing : "");
+		out_cell(ln, 5, "%s", it->decides ? "true" : "false");
+	}
+	return out_table_print(tb);
+}
+
+static struct out_rec *target_rec(const struct hib_target *t)
+{
+	const struct hib_target_info *in = hib_target_info(t);
+	struct out_rec *r = out_rec_new();
+	const char *p;
+	size_t i;
+
+	out_rec_section(r, "Target kernel");
+	out_rec_add(r, "release", "release", OUT_STR, "%s", in->release);
+	out_rec_add(r, "build", "build string (uname -v)", OUT_STR, "%s", in->version);
+	out_rec_add(r, "version-from", "version from", OUT_STR, "%s",
+		    in->kernel_from ? in->kernel_from : "");
+	out_rec_add(r, "format", "kernel file", OUT_STR, "%s",
+		    in->kernel_format ? in->kernel_format : "");
+	out_rec_add(r, "arch", "architecture", OUT_STR, "%s", hib_tarch_name(in->arch));
+	out_rec_add(r, "page-size", "page size", OUT_NUM, "%u", in->page_size);
+	out_rec_add(r, "config", "config from", OUT_STR, "%s",
+		    in->config_from ? in->config_from : "");
+	out_rec_section(r, "Target machine");
+	out_rec_add(r, "memory-from", "memory map from", OUT_STR, "%s",
+		    in->mem_from ? in->mem_from : "");
+	out_rec_add(r, "memory-ranges", "ranges", OUT_NUM, "%zu", in->mem_ranges);
+	if (in->have_e820)
+		out_rec_add(r, "e820-crc32", "e820 CRC-32", OUT_HEX, "0x%08x", in->e820_crc32);
+	out_rec_add(r, "physpages", "pages the kernel counts", OUT_NUM, "%" PRIu64, in->physpages);
+	if (in->have_facs)
+		out_rec_add(r, "hw-signature", "FACS hardware signature", OUT_HEX, "0x%08x",
+			    in->hw_signature);
+	for (i = 0; (p = hib_target_problem(t, i)); i++)
+		out_rec_add(r, i ? "problem-more" : "problem", "input not used", OUT_STR, "%s", p);
+	return r;
+}
+
+static struct out_rec *verdict_rec(const struct hib_check_result *res, int status)
+{
+	struct out_rec *r = out_rec_new();
+	const char *msg = hib_check_message(res);
+
+	out_rec_add(r, "verdict", "verdict", OUT_STR, "%s",
+		    hib_verdict_name(hib_check_verdict(res)));
+	if (msg)
+		out_rec_add(r, "message", "kernel message", OUT_STR, "%s", msg);
+	out_rec_add(r, "reason", "reason", OUT_STR, "%s", hib_check_reason(res));
+	out_rec_add(r, "exit", "exit status", OUT_NUM, "%d", status);
+	return r;
+}
+
+static void verdict_line(const struct hib_check_result *res)
+{
+	switch (hib_check_verdict(res)) {
+	case HIB_VERDICT_RESUME:
+		printf("will resume\n");
+		break;
+	case HIB_VERDICT_NO_RESUME:
+		if (hib_check_message(res))
+			printf("will not resume: %s\n", hib_check_message(res));
+		else
+			printf("will not resume (the kernel says nothing): %s\n", hib_check_reason(res));
+		break;
+	case HIB_VERDICT_UNKNOWN:
+		printf("cannot tell: %s\n", hib_check_reason(res));
+		break;
+	}
+}
+
+/* --here without a spec: the area /sys/power/resume names */
+static char *configured_area(uint64_t *offset)
+{
+	struct hib_found_list *l;
+	const struct hib_found *f;
+	char *path = NULL;
+	size_t i;
+
+	if (hib_discover(&l))
+		return NULL;
+	for (i = 0; (f = hib_found_get(l, i)); i++)
+		if (f->configured) {
+			path = strdup(f->path);
+			*offset = f->resume_offset;
+			break;
+		}
+	hib_discover_free(l);
+	return path;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct cli cl = {
+		.cmd = "check",
+		.synopsis = "[options] <spec>",
+		.about = "Predict whether a kernel on a machine resumes the image, and if not, the\n"
+			 "line it prints: the checks the kernel makes before it restores, in its\n"
+			 "order (signature, header flags, arch record, memory size, PFNs, chunks,\n"
+			 "CRC), against the kernel and machine the options describe.",
+		.sections = "A check that lacks its input says so; the verdict is then \"cannot tell\".\n"
+			    "What happens after the image is loaded (drivers' restore callbacks) is\n"
+			    "not predicted.\n",
+		.epilog = "Exit status: 0 will resume, 1 will not, 2 usage error or unsupported area,\n"
+			  "3 I/O error, 4 cannot tell.\n",
+		.common = CO_VIEW | CO_QUIET | CO_VERBOSE | CO_THREADS | CO_RESUME,
+		.own = check_opts,
+	};
+	struct hib_check_opts co = HIB_INIT(struct hib_check_opts);
+	const char *kernel = NULL, *config = NULL, *memmap = NULL, *iomem = NULL, *facs = NULL;
+	struct hib_check_result *res = NULL;
+	struct hib_target *t;
+	struct hib_image *img;
+	struct out_rec *vr, *tr;
+	char *spec = NULL;
+	uint64_t offset;
+	int c, rc, here = 0, status;
+
+	while ((c = cli_getopt(&cl, argc, argv)) != -1) {
+		switch (c) {
+		case 'k': kernel = optarg; break;
+		case 'c': config = optarg; break;
+		case 'm': memmap = optarg; break;
+		case 'i': iomem = optarg; break;
+		case OPT_FACS: facs = optarg; break;
+		case OPT_HERE: here = 1; break;
+		}
+	}
+	if (cl.out.list_columns)
+		return out_table_print(check_table(&cl.out)) ? EXIT_IOERR : EXIT_INTACT;
+	offset = cl.resume_offset;
+	if (optind == argc && here) {
+		spec = configured_area(&offset);
+		if (!spec)
+			die_(EXIT_USAGE, "no spec given, and /sys/power/resume names no area");
+	} else if (optind + 1 != argc) {
+		warnx_(optind == argc ? "no image given" : "too many arguments");
+		errtryhelp("check");
+	} else {
+		spec = strdup(argv[optind]);
+	}
+	if (!spec)
+		die_(EXIT_IOERR, "out of memory");
+	if (memmap && iomem)
+		die_(EXIT_USAGE, "--memmap and --iomem exclude each other");
+
+	t = hib_target_new();
+	if (!t)
+		die_(EXIT_IOERR, "out of memory");
+	/* the options first: --here fills only what they left */
+	if (kernel)
+		set_input(t, hib_target_set_kernel, "--kernel", kernel);
+	if (config)
+		set_input(t, hib_target_set_config, "--config", config);
+	if (memmap)
+		set_input(t, hib_target_set_memmap, "--memmap", memmap);
+	if (iomem)
+		set_input(t, hib_target_set_iomem, "--iomem", iomem);
+	if (facs)
+		set_input(t, hib_target_set_facs, "--facs", facs);
+	if (here && hib_target_set_here(t, "/"))
+		die_(EXIT_IOERR, "--here: %s", hib_target_error(t));
+
+	img = open_image(spec, offset);
+	co.threads = cl.threads;
+	progress_begin("checking", "pages", cl.quiet);
+	hib_image_set_progress(img, progress_keep, NULL);
+	rc = hib_check(img, t, &co, &res);
+	progress_end();
+	if (rc)
+		die_(rc_to_exit(rc), "%s", hib_image_error(img));
+	status = hib_check_verdict(res) == HIB_VERDICT_RESUME ? EXIT_WILL_RESUME :
+		 hib_check_verdict(res) == HIB_VERDICT_NO_RESUME ? EXIT_WILL_NOT :
+		 EXIT_CANNOT_TELL;
+	if (!cl.quiet) {
+		vr = verdict_rec(res, status);
+		tr = target_rec(t);
+		out_doc_begin(&cl.out, "check");
+		if (cl.out.json)
+			rc = out_rec_print(vr, &cl.out, "result") | out_rec_print(tr, &cl.out, "target");
+		else if (cl.verbose && !cl.out.raw && !cl.out.pairs)
+			rc = out_rec_print(tr, &cl.out, "target") | (putchar('\n') == EOF);
+		rc |= print_checks(res, &cl.out);
+		rc |= out_doc_end();
+		if (!cl.out.json && !cl.out.raw && !cl.out.pairs)
+			verdict_line(res);
+		out_rec_free(vr);
+		out_rec_free(tr);
+		if (rc)
+			die_(EXIT_IOERR, "cannot print the result");
+	}
+	hib_check_free(res);
+	hib_image_free(img);
+	hib_target_free(t);
+	free(spec);
+	return status;
+}

@@ -249,10 +249,11 @@ static int bzimage(struct hib_target *t, const char *path, const unsigned char *
 		return hib_tgt_seterr(t, HIB_ERR_DAMAGED,
 				      "%s: truncated: its setup header puts the payload at bytes %" PRIu64 "..%" PRIu64 " of %zu",
 				      path, poff, poff + plen, len);
-	/* every kernel compressor appends the decompressed size */
+	/* every kernel compressor appends the decompressed size: the boot
+	 * code sizes its buffer by it, and so does this, up to the cap */
 	hint = le32(p + poff + plen - 4);
 	snprintf(what, sizeof(what), "%s (bzImage payload)", path);
-	rc = unpack_into(t, k, what, p + poff, plen, hint <= HIB_TGT_FILE_MAX ? hint : 0);
+	rc = unpack_into(t, k, what, p + poff, plen, hint);
 	if (rc)
 		return rc;
 	if (elf_arch(k->body, k->body_len) != HIB_TARCH_UNKNOWN)
@@ -322,7 +323,8 @@ static int identify(struct hib_target *t, const char *path, const unsigned char 
 		return HIB_OK;
 	}
 	if (hib_unpack_format(p, len)) {
-		/* Image.gz and the like: gzip ends in the size it decodes to */
+		/* Image.gz and the like: gzip ends in the size it decodes to,
+		 * a hint only (a truncated file ends elsewhere) */
 		size_t hint = len > 8 && p[0] == 0x1f ? le32(p + len - 4) : 0;
 
 		rc = unpack_into(t, k, path, p, len, hint <= HIB_TGT_FILE_MAX ? hint : 0);
@@ -375,9 +377,16 @@ static int read_kernel(struct hib_target *t, const char *path, struct kimg *k)
 		p = slurped;
 	}
 	rc = identify(t, path, p, len, k);
+	/* a payload in a format not built in: the setup header still names
+	 * the release and build string, which is what the checks compare */
+	if (rc == HIB_ERR_UNSUPPORTED && k->format && !strcmp(k->format, "bzImage") &&
+	    k->hdr_release[0]) {
+		hib_tgt_problem(t, HIB_TIN_KERNEL);
+		rc = HIB_OK;
+	}
 	if (rc)
 		goto out;
-	banner = find_banner(k->body, k->body_len, k->hdr_release, k->hdr_version, in);
+	banner = k->body && find_banner(k->body, k->body_len, k->hdr_release, k->hdr_version, in);
 	if (!banner && k->hdr_release[0]) {
 		snprintf(in->release, sizeof(in->release), "%s", k->hdr_release);
 		snprintf(in->version, sizeof(in->version), "%s", k->hdr_version);

@@ -215,35 +215,34 @@ static int un_xz(struct hib_target *t, const char *what, const unsigned char *p,
 	return HIB_OK;
 }
 
-/* .lzma: props, le32 dictionary size, le64 size, then the data */
+/* .lzma: props, le32 dictionary size, le64 size, then the data; decoded
+ * from a copy whose dictionary size is cut as for xz */
 static int un_lzma(struct hib_target *t, const char *what, const unsigned char *p,
 		   size_t len, struct outbuf *o)
 {
-	unsigned char hdr[13];
 	lzma_stream s = LZMA_STREAM_INIT;
+	unsigned char *copy;
 	uint32_t dict;
 	int rc, k;
 
-	if (len < sizeof(hdr))
+	if (len < 13)
 		return bad(t, what, "lzma", "truncated");
-	memcpy(hdr, p, sizeof(hdr));
-	dict = dict_for(le32(hdr + 1), o);
+	copy = malloc(len);
+	if (!copy)
+		return hib_tgt_seterr(t, HIB_ERR_NOMEM, "%s: out of memory", what);
+	memcpy(copy, p, len);
+	dict = dict_for(le32(copy + 1), o);
 	for (k = 0; k < 4; k++)
-		hdr[1 + k] = (unsigned char)(dict >> (8 * k));
-	if (lzma_alone_decoder(&s, UINT64_MAX) != LZMA_OK)
+		copy[1 + k] = (unsigned char)(dict >> (8 * k));
+	if (lzma_alone_decoder(&s, UINT64_MAX) != LZMA_OK) {
+		free(copy);
 		return hib_tgt_seterr(t, HIB_ERR_NOMEM, "%s: cannot start the lzma decoder", what);
-	s.next_in = hdr;
-	s.avail_in = sizeof(hdr);
-	s.next_out = NULL;
-	s.avail_out = 0;
-	if (lzma_code(&s, LZMA_RUN) != LZMA_OK || s.avail_in) {
-		lzma_end(&s);
-		return bad(t, what, "lzma", "a header this decoder cannot read");
 	}
-	s.next_in = p + sizeof(hdr);
-	s.avail_in = len - sizeof(hdr);
+	s.next_in = copy;
+	s.avail_in = len;
 	rc = code_all(t, what, "lzma", &s, o);
 	lzma_end(&s);
+	free(copy);
 	return rc;
 }
 #endif

@@ -1,0 +1,446 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * check_target - the target machine's parsers (issue 15): a copy of
+ * /sys/firmware/memmap, /proc/iomem, the ACPI FACS, a kernel config, and
+ * --here's tree. The numbers asserted come from a kernel: a copy the guest
+ * made under QEMU (fixtures/memmap/), the e820_check and num_physpages a
+ * kernel wrote into an image on that machine, the zones' present pages
+ * the guest printed. Malformed inputs must fail with a message naming the
+ * file and what is wrong.
+ */
+#include "config.h"
+#include "testutil.h"
+
+#include <check.h>
+#include <hibimg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void mkdirs(const char *rel)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/%s'", tmpdir, rel);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static void put(const char *rel, const char *text)
+{
+	char path[1024];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, rel);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* entry i of a memmap copy under tmpdir/mm */
+static void entry(int i, const char *start, const char *end, const char *type)
+{
+	char d[64], p[96], t[256];
+
+	snprintf(d, sizeof(d), "mm/%d", i);
+	mkdirs(d);
+	if (start) {
+		snprintf(p, sizeof(p), "%s/start", d);
+		snprintf(t, sizeof(t), "%s\n", start);
+		put(p, t);
+	}
+	if (end) {
+		snprintf(p, sizeof(p), "%s/end", d);
+		snprintf(t, sizeof(t), "%s\n", end);
+		put(p, t);
+	}
+	if (type) {
+		snprintf(p, sizeof(p), "%s/type", d);
+		snprintf(t, sizeof(t), "%s\n", type);
+		put(p, t);
+	}
+}
+
+static const char *mm(void)
+{
+	static char p[512];
+
+	snprintf(p, sizeof(p), "%s/mm", tmpdir);
+	return p;
+}
+
+/* a number the guest printed in a memmap log ("HIBIMG-PRESENT 24443") */
+static uint64_t log_number(const char *log, const char *key)
+{
+	size_t len;
+	char *text = slurp(log, &len), *p;
+	uint64_t v;
+
+	ck_assert_ptr_nonnull(text);
+	p = strstr(text, key);
+	ck_assert_msg(p != NULL, "%s: no %s", log, key);
+	v = strtoull(p + strlen(key), NULL, 10);
+	free(text);
+	return v;
+}
+
+START_TEST(memmap_copy_matches_the_image_written_there)
+{
+	char dir[512], log[512], img_path[512];
+	struct hib_target *t = hib_target_new();
+	struct hib_image *img = hib_image_new();
+	const struct hib_target_info *in;
+	const struct hib_info *ii;
+
+	snprintf(dir, sizeof(dir), "%s/fixtures/memmap/96M", getenv("top_srcdir"));
+	snprintf(log, sizeof(log), "%s/fixtures/memmap/96M.log", getenv("top_srcdir"));
+	fixture_img(img_path, sizeof(img_path), "k612-lzo-full");
+	ck_assert_int_eq(hib_target_set_memmap(t, dir), HIB_OK);
+	in = hib_target_info(t);
+	ck_assert_str_eq(in->mem_from, "firmware memmap");
+	ck_assert_uint_eq(in->mem_ranges, 7);
+	ck_assert_int_eq(in->have_e820, 1);
+	ck_assert_uint_eq(hib_target_mem_range(t, 3)->e820_type, 1);
+	ck_assert(hib_target_mem_range(t, 3)->ram);
+	ck_assert_str_eq(hib_target_mem_range(t, 4)->type, "Reserved");
+	ck_assert_ptr_null(hib_target_mem_range(t, 7));
+	/* what the kernel that wrote the image on this machine keeps */
+	ck_assert_int_eq(hib_image_open(img, img_path), HIB_OK);
+	ck_assert_int_eq(hib_image_load(img), HIB_OK);
+	ii = hib_image_info(img);
+	ck_assert_uint_eq(in->e820_crc32, ii->e820_check);
+	ck_assert_uint_eq(in->physpages, ii->num_physpages);
+	/* and what the guest's own zones held */
+	ck_assert_uint_eq(in->physpages, log_number(log, "HIBIMG-PRESENT "));
+	ck_assert(in->physpages_exact);
+	hib_image_free(img);
+	hib_target_free(t);
+}
+END_TEST
+
+START_TEST(memmap_other_size_other_sums)
+{
+	char dir[512], log[512];
+	struct hib_target *t = hib_target_new();
+
+	snprintf(dir, sizeof(dir), "%s/fixtures/memmap/128M", getenv("top_srcdir"));
+	snprintf(log, sizeof(log), "%s/fixtures/memmap/128M.log", getenv("top_srcdir"));
+	ck_assert_int_eq(hib_target_set_memmap(t, dir), HIB_OK);
+	ck_assert_uint_eq(hib_target_info(t)->physpages, log_number(log, "HIBIMG-PRESENT "));
+	ck_assert_uint_ne(hib_target_info(t)->e820_crc32, 0x21b12a26u);
+	hib_target_free(t);
+}
+END_TEST
+
+static void memmap_fails(const char *why)
+{
+	struct hib_target *t = hib_target_new();
+	int rc = hib_target_set_memmap(t, mm());
+
+	ck_assert_int_ne(rc, HIB_OK);
+	ck_assert_msg(strstr(hib_target_error(t), why) != NULL, "'%s' lacks '%s'",
+		      hib_target_error(t), why);
+	ck_assert_ptr_nonnull(hib_target_problem(t, 0));
+	ck_assert_uint_eq(hib_target_info(t)->mem_ranges, 0);
+	hib_target_free(t);
+}
+
+START_TEST(memmap_malformed)
+{
+	mk_tmpdir();
+	mkdirs("mm");
+	memmap_fails("no entries");
+	entry(0, "0x0", "0x9fbff", "System RAM");
+	entry(2, "0x100000", "0x3fdcfff", "System RAM");
+	memmap_fails("entry 1 of 3 missing");
+	entry(1, "0x9fc00", "0x9ffff", NULL);
+	memmap_fails("1/type");
+	entry(1, "0x9fc00", "0x9ffff", "Reserved");
+	entry(2, "1048576", "0x3fdcfff", "System RAM");
+	memmap_fails("2/start: '1048576' is not a 0x-hex address");
+	entry(2, "0x100000", "0xzz", "System RAM");
+	memmap_fails("2/end: '0xzz'");
+	entry(2, "0x100000", "0xfffff", "System RAM");
+	memmap_fails("end 0xfffff below start 0x100000");
+	entry(2, "0x100000", "0x11112222333344445", "System RAM");
+	memmap_fails("is not a 0x-hex address");
+	put("mm/2/end", "0x3fdcfff\n0x1\n");
+	memmap_fails("not one line");
+	rm_tmpdir();
+}
+END_TEST
+
+START_TEST(memmap_unknown_type_keeps_ranges)
+{
+	struct hib_target *t = hib_target_new();
+
+	mk_tmpdir();
+	entry(0, "0x0", "0x9fbff", "System RAM");
+	entry(1, "0x100000", "0x3fdcfff", "System RAM");
+	entry(2, "0x3fdd000", "0x3ffffff", "Unknown E820 type");
+	ck_assert_int_eq(hib_target_set_memmap(t, mm()), HIB_OK);
+	/* no number to put in the table: no checksum, but the RAM counts */
+	ck_assert_int_eq(hib_target_info(t)->have_e820, 0);
+	ck_assert_uint_eq(hib_target_info(t)->physpages, (0x9f - 1) + (0x3fdd - 0x100));
+	hib_target_free(t);
+	rm_tmpdir();
+}
+END_TEST
+
+static const char iomem_64m[] =
+	"00000000-00000fff : Reserved\n"
+	"00001000-0009fbff : System RAM\n"
+	"0009fc00-0009ffff : Reserved\n"
+	"000f0000-000fffff : Reserved\n"
+	"  000f0000-000fffff : System ROM\n"
+	"00100000-03fdcfff : System RAM\n"
+	"  01000000-01ffffff : Kernel code\n"
+	"03fdd000-03ffffff : Reserved\n"
+	"fd00000000-ffffffffff : Reserved\n";
+
+START_TEST(iomem_ranges)
+{
+	struct hib_target *t = hib_target_new();
+	const struct hib_target_info *in;
+
+	mk_tmpdir();
+	ck_assert_int_eq(hib_target_set_iomem(t, write_file("iomem", iomem_64m, strlen(iomem_64m))),
+			 HIB_OK);
+	in = hib_target_info(t);
+	ck_assert_str_eq(in->mem_from, "/proc/iomem");
+	ck_assert_uint_eq(in->mem_ranges, 7);           /* children are not ranges */
+	ck_assert_int_eq(in->have_e820, 0);             /* the kernel's table, not the firmware's */
+	/* the kernel-edited table of the 64M fixtures' machine: 16251 pages,
+	 * the num_physpages their kernels wrote */
+	ck_assert_uint_eq(in->physpages, 16251);
+	ck_assert_uint_eq(in->ram_first_pfn, 1);
+	ck_assert_uint_eq(in->ram_last_pfn, 0x3fdc);
+	hib_target_free(t);
+	rm_tmpdir();
+}
+END_TEST
+
+static void iomem_fails_n(const char *text, size_t len, const char *why)
+{
+	struct hib_target *t = hib_target_new();
+
+	ck_assert_int_ne(hib_target_set_iomem(t, write_file("iomem", text, len)), HIB_OK);
+	ck_assert_msg(strstr(hib_target_error(t), why) != NULL, "'%s' lacks '%s'",
+		      hib_target_error(t), why);
+	ck_assert_msg(strstr(hib_target_error(t), "/iomem") != NULL, "no file in '%s'",
+		      hib_target_error(t));
+	hib_target_free(t);
+}
+
+static void iomem_fails(const char *text, const char *why)
+{
+	iomem_fails_n(text, strlen(text), why);
+}
+
+START_TEST(iomem_malformed)
+{
+	mk_tmpdir();
+	iomem_fails("", "no ranges");
+	iomem_fails("00000000-00000000 : Reserved\n00000000-00000000 : System RAM\n",
+		    "not root");
+	iomem_fails("00001000 System RAM\n", "line 1: not 'start-end : name'");
+	iomem_fails("00001000-0009fbff : System RAM\nxyz-0009fbff : Reserved\n",
+		    "line 2: 'xyz' is not a hex address");
+	iomem_fails("0009fbff-00001000 : System RAM\n", "end below start");
+	iomem_fails_n("\x01\x02\0\x03", 4, "binary data");
+	rm_tmpdir();
+}
+END_TEST
+
+static const char *facs(uint32_t len_field, size_t len, const char *sig, uint32_t hw)
+{
+	unsigned char b[128] = { 0 };
+
+	memcpy(b, sig, 4);
+	put_le(b + 4, len_field, 4);
+	put_le(b + 8, hw, 4);
+	b[32] = 2;                                  /* version */
+	return write_file("FACS", b, len);
+}
+
+START_TEST(facs_table)
+{
+	struct hib_target *t = hib_target_new();
+
+	mk_tmpdir();
+	ck_assert_int_eq(hib_target_set_facs(t, facs(64, 64, "FACS", 0x1234abcd)), HIB_OK);
+	ck_assert_int_eq(hib_target_info(t)->have_facs, 1);
+	ck_assert_uint_eq(hib_target_info(t)->hw_signature, 0x1234abcd);
+	hib_target_free(t);
+	t = hib_target_new();
+	ck_assert_int_ne(hib_target_set_facs(t, facs(64, 64, "DSDT", 1)), HIB_OK);
+	ck_assert(strstr(hib_target_error(t), "not an ACPI FACS table") != NULL);
+	ck_assert_int_eq(hib_target_info(t)->have_facs, 0);
+	ck_assert_int_ne(hib_target_set_facs(t, facs(64, 40, "FACS", 1)), HIB_OK);
+	ck_assert(strstr(hib_target_error(t), "40 bytes, but its header says 64") != NULL);
+	ck_assert_int_ne(hib_target_set_facs(t, facs(32, 32, "FACS", 1)), HIB_OK);
+	ck_assert(strstr(hib_target_error(t), "32 bytes, a FACS has at least 64") != NULL);
+	ck_assert_int_ne(hib_target_set_facs(t, facs(64, 3, "FACS", 1)), HIB_OK);
+	ck_assert(strstr(hib_target_error(t), "shorter than its signature") != NULL);
+	ck_assert(strstr(hib_target_error(t), "/FACS") != NULL);
+	ck_assert_int_eq(hib_target_info(t)->have_facs, 0);
+	hib_target_free(t);
+	rm_tmpdir();
+}
+END_TEST
+
+START_TEST(config_fixture_kernels)
+{
+	struct { const char *name; const char *release; } k[] = {
+		{ "k61", "6.1.192-hibimg" }, { "k612", "6.12.117-hibimg" },
+	};
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		struct hib_target *t = hib_target_new();
+		const struct hib_target_info *in;
+		char path[512], ver[512];
+		struct sidecar sc;
+		unsigned int want;
+
+		snprintf(path, sizeof(path), "%s/fixtures/kernels/%s.config", getenv("top_srcdir"), k[i].name);
+		snprintf(ver, sizeof(ver), "%s/fixtures/kernels/%s.version", getenv("top_srcdir"), k[i].name);
+		ck_assert_int_eq(sidecar_load(ver, &sc), 0);
+		ck_assert_str_eq(sidecar_get(&sc, "kernel_release"), k[i].release);
+		ck_assert_int_eq(hib_target_set_config(t, path), HIB_OK);
+		in = hib_target_info(t);
+		/* the header's version: kernel_release without its suffix */
+		want = (unsigned int)(strtoul(k[i].release, NULL, 10) << 16) |
+		       (unsigned int)(strtoul(strchr(k[i].release, '.') + 1, NULL, 10) << 8) |
+		       (unsigned int)strtoul(strrchr(k[i].release, '.') + 1, NULL, 10);
+		ck_assert_uint_eq(in->kver, want);
+		ck_assert_str_eq(in->kernel_from, "config file");
+		ck_assert_int_eq(in->arch, HIB_TARCH_X86_64);
+		ck_assert_uint_eq(in->page_size, 4096);
+		ck_assert_str_eq(hib_target_config(t, "CONFIG_HIBERNATION"), "y");
+		ck_assert_str_eq(hib_target_config(t, "CONFIG_DYNAMIC_DEBUG"), "n");
+		ck_assert_str_eq(hib_target_config(t, "CONFIG_NO_SUCH_SYMBOL"), "n");
+		ck_assert_str_eq(hib_target_config(t, "CONFIG_LOCALVERSION"), "-hibimg");
+		ck_assert_str_eq(in->release, "");     /* a config names no build */
+		hib_target_free(t);
+	}
+}
+END_TEST
+
+START_TEST(config_malformed)
+{
+	struct hib_target *t = hib_target_new();
+	static const char bin[] = "CONFIG_X=y\n\0\1";
+
+	mk_tmpdir();
+	ck_assert_ptr_null(hib_target_config(t, "CONFIG_HIBERNATION"));
+	ck_assert_int_ne(hib_target_set_config(t, write_file("config", "hello\n", 6)), HIB_OK);
+	ck_assert(strstr(hib_target_error(t), "not a kernel configuration") != NULL);
+	ck_assert_int_ne(hib_target_set_config(t, write_file("config", bin, sizeof(bin))), HIB_OK);
+	ck_assert_int_ne(hib_target_set_config(t, tmpdir), HIB_OK);
+	ck_assert(strstr(hib_target_error(t), "a directory") != NULL);
+	ck_assert_ptr_null(hib_target_config(t, "CONFIG_X"));
+	ck_assert_int_eq(hib_target_info(t)->have_config, 0);
+	hib_target_free(t);
+	rm_tmpdir();
+}
+END_TEST
+
+/* --here on a tree laid out as a running system shows it */
+START_TEST(here_tree)
+{
+	struct hib_target *t = hib_target_new();
+	const struct hib_target_info *in;
+
+	mk_tmpdir();
+	mkdirs("proc/sys/kernel");
+	mkdirs("sys/power");
+	mkdirs("sys/kernel/security");
+	put("proc/cmdline", "BOOT_IMAGE=/vmlinuz root=/dev/vda1 resume=UUID=1234 resume_offset=2321 "
+	    "acpi_sleep=s3_bios,s4_hwsig quiet\n");
+	put("sys/power/resume", "254:0\n");
+	put("sys/power/resume_offset", "0\n");
+	put("sys/kernel/security/lockdown", "none [integrity] confidentiality\n");
+	put("proc/sys/kernel/osrelease", "6.12.117-hibimg\n");
+	put("proc/sys/kernel/version", "#1 SMP Tue Dec  1 00:41:07 UTC 2026\n");
+	put("proc/sys/kernel/arch", "x86_64\n");
+	put("proc/zoneinfo", "Node 0, zone      DMA\n  pages free     3\n        present  3998\n"
+	    "Node 0, zone    DMA32\n  pages free     9\n        present  12253\n");
+	put("proc/iomem", iomem_64m);
+	ck_assert_int_eq(hib_target_set_here(t, tmpdir), HIB_OK);
+	in = hib_target_info(t);
+	ck_assert_int_eq(in->have_cmdline, 1);
+	ck_assert_str_eq(in->resume, "UUID=1234");
+	ck_assert_int_eq(in->have_resume_offset, 1);
+	ck_assert_uint_eq(in->resume_offset, 2321);    /* the command line's wins */
+	ck_assert_int_eq(in->s4_hwsig, 1);
+	ck_assert_int_eq(in->noresume, 0);
+	ck_assert_str_eq(in->resume_dev, "254:0");
+	ck_assert_int_eq(in->lockdown, 1);
+	ck_assert_str_eq(in->release, "6.12.117-hibimg");
+	ck_assert_str_eq(in->version, "#1 SMP Tue Dec  1 00:41:07 UTC 2026");
+	ck_assert_str_eq(in->kernel_from, "running kernel");
+	ck_assert_int_eq(in->arch, HIB_TARCH_X86_64);
+	ck_assert_uint_eq(in->kver, (6u << 16) | (12u << 8) | 117u);
+	ck_assert_uint_eq(in->physpages, 3998 + 12253);
+	ck_assert_str_eq(in->physpages_from, "/proc/zoneinfo");
+	ck_assert_str_eq(in->mem_from, "/proc/iomem");
+	ck_assert_int_eq(in->have_facs, 0);
+	hib_target_free(t);
+
+	/* noresume and its spellings */
+	put("proc/cmdline", "root=/dev/vda1 hibernate=noresume\n");
+	t = hib_target_new();
+	ck_assert_int_eq(hib_target_set_here(t, tmpdir), HIB_OK);
+	ck_assert_int_eq(hib_target_info(t)->noresume, 1);
+	ck_assert_int_eq(hib_target_info(t)->nohibernate, 0);
+	hib_target_free(t);
+	put("proc/cmdline", "root=/dev/vda1 hibernate=no\n");
+	t = hib_target_new();
+	ck_assert_int_eq(hib_target_set_here(t, tmpdir), HIB_OK);
+	ck_assert_int_eq(hib_target_info(t)->nohibernate, 1);
+	hib_target_free(t);
+	put("proc/cmdline", "root=/dev/vda1 hibernate=nocompress\n");
+	t = hib_target_new();
+	ck_assert_int_eq(hib_target_set_here(t, tmpdir), HIB_OK);
+	ck_assert_int_eq(hib_target_info(t)->noresume, 0);
+	hib_target_free(t);
+	t = hib_target_new();
+	ck_assert_int_ne(hib_target_set_here(t, "/nonexistent/root"), HIB_OK);
+	hib_target_free(t);
+	rm_tmpdir();
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("target");
+	TCase *tc = tcase_create("memmap");
+
+	tcase_add_test(tc, memmap_copy_matches_the_image_written_there);
+	tcase_add_test(tc, memmap_other_size_other_sums);
+	tcase_add_test(tc, memmap_malformed);
+	tcase_add_test(tc, memmap_unknown_type_keeps_ranges);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("iomem");
+	tcase_add_test(tc, iomem_ranges);
+	tcase_add_test(tc, iomem_malformed);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("facs");
+	tcase_add_test(tc, facs_table);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("config");
+	tcase_add_test(tc, config_fixture_kernels);
+	tcase_add_test(tc, config_malformed);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("here");
+	tcase_add_test(tc, here_tree);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return check_run(suite());
+}

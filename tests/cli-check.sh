@@ -1,0 +1,207 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# hibimg check (issue 15) on the fixtures, offline: each image against the
+# kernel that wrote it and the machine it was written on (resume), and
+# against what a real kernel refuses. The messages asserted are the ones
+# the fixtures' kernels printed (fixtures/README.md: the negative controls
+# of check-resume.sh) or the format strings of the 6.1 and 6.12 sources;
+# the machine comes from the guest (fixtures/memmap/) or from the kernel's
+# own BIOS-e820 lines, a derivation proven here on the copies.
+. "$(dirname "$0")/lib.sh"
+
+MEMLOG=$top_srcdir/tests/memmap-from-log.py
+for k in k61 k612 k612fs; do
+	zstd -q -d -f "$FIX_SRC/kernels/$k.bzImage.zst" -o "$TMP/$k.bzImage" ||
+		fail "cannot unpack kernels/$k.bzImage.zst"
+done
+
+# --- the machine descriptions --------------------------------------------------
+# the log's BIOS-e820 lines are the table sysfs exports: byte for byte on
+# every machine with a copy, whichever kernel printed them
+for m in 96M 128M; do
+	rm -rf "$TMP/mm-$m"
+	python3 "$MEMLOG" "$FIX_SRC/memmap/$m.log" "$TMP/mm-$m"
+	check "memmap $m: the stock kernel's BIOS-e820 lines are its sysfs copy" \
+		diff -r "$TMP/mm-$m" "$FIX_SRC/memmap/$m"
+done
+python3 "$MEMLOG" "$FIX_SRC/k612-lzo-full.log" "$TMP/mm-full"
+check "memmap 96M: the fixture kernel's BIOS-e820 lines are the stock kernel's sysfs copy" \
+	diff -r "$TMP/mm-full" "$FIX_SRC/memmap/96M"
+python3 "$MEMLOG" "$FIX_SRC/k612-lzo.log" "$TMP/mm-64M"
+
+# the checksum, computed by zlib, by hibimg, and by the kernel that wrote
+# k612-lzo-full on that machine
+zcrc=$(python3 "$MEMLOG" --crc "$FIX_SRC/memmap/96M")    # not $want: run_hib's
+run_hib 0 check -J --kernel "$TMP/k612.bzImage" --memmap "$FIX_SRC/memmap/96M" "$FIX_IMG/k612-lzo-full.img"
+got=$(python3 -c 'import json,sys; print("0x%08x" % json.load(open(sys.argv[1]))["check"]["target"]["e820_crc32"])' "$TMP/out")
+check "96M: hibimg's e820 CRC-32 ($got) is zlib's ($zcrc)" test "$got" = "$zcrc"
+"$HIBIMG" info -J "$FIX_IMG/k612-lzo-full.img" >"$TMP/info.json"
+img=$(python3 -c 'import json,sys
+def find(o):
+    if isinstance(o, dict):
+        for k, v in o.items():
+            if k == "e820_check": return v
+            r = find(v)
+            if r is not None: return r
+    if isinstance(o, list):
+        for v in o:
+            r = find(v)
+            if r is not None: return r
+print("0x%08x" % find(json.load(open(sys.argv[1]))))' "$TMP/info.json")
+check "96M: the image's e820_check ($img) is zlib's ($zcrc)" test "$img" = "$zcrc"
+
+# --- each image, its own kernel, its own machine: will resume ------------------
+for f in $(fixtures); do
+	k=$(sidecar "$f" kernel)
+	mem=$(sidecar "$f" mem)
+	case $mem in
+	64M) mm=$TMP/mm-64M ;;
+	*)   mm=$FIX_SRC/memmap/$mem ;;
+	esac
+	# shellcheck disable=SC2046
+	run_hib 0 check -v $(roff "$f") --kernel "$TMP/$k.bzImage" --config "$FIX_SRC/kernels/$k.config" \
+		--memmap "$mm" "$FIX_IMG/$f.img"
+	check "$f: its own kernel on its machine: will resume" grep -qx 'will resume' "$TMP/out"
+	check "$f: the target is the kernel that wrote it" \
+		grep -q "release *$(sidecar "$f" kernel_release)\$" "$TMP/out"
+done
+
+# x86 compares no kernel version: a 6.1 image restored by the 6.12 kernel
+run_hib 0 check --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" "$FIX_IMG/k61-lzo.img"
+out_has 'x86 compares no kernel version'
+
+# --- what the kernel refuses ------------------------------------------------
+# an LZ4 image and a 6.1 kernel, named by its kernel file or by its config:
+# 6.1 ignores SF_COMPRESSION_ALG_LZ4 and decodes the chunks as LZO
+run_hib 1 check --kernel "$TMP/k61.bzImage" --memmap "$TMP/mm-64M" "$FIX_IMG/k612-lz4.img"
+out_has '^will not resume: PM: LZO decompression failed$'
+out_has '^compression *fail'
+run_hib 1 check --config "$FIX_SRC/kernels/k61.config" --memmap "$TMP/mm-64M" "$FIX_IMG/k612-lz4.img"
+out_has '^will not resume: PM: LZO decompression failed$'
+# ... and the 6.12 kernel without CONFIG_CRYPTO_LZ4 (a config that lacks it)
+sed 's/^CONFIG_CRYPTO_LZ4=y/# CONFIG_CRYPTO_LZ4 is not set/' "$FIX_SRC/kernels/k612.config" >"$TMP/nolz4.config"
+run_hib 1 check --kernel "$TMP/k612.bzImage" --config "$TMP/nolz4.config" --memmap "$TMP/mm-64M" \
+	"$FIX_IMG/k612-lz4.img"
+out_has '^will not resume: PM: hibernation: lz4 compression is not available$'
+
+# zero-flagged PFNs (6.6+) and a 6.1 kernel: -EFAULT, no message of its own
+run_hib 1 check --kernel "$TMP/k61.bzImage" --memmap "$TMP/mm-64M" "$FIX_IMG/k612-lzo.img"
+out_has '^will not resume: PM: hibernation: resume failed (-14)$'
+out_has '^zero-pages *fail'
+# a 6.1 image has none: the same kernel takes it
+run_hib 0 check --kernel "$TMP/k61.bzImage" --memmap "$TMP/mm-64M" "$FIX_IMG/k61-lzo.img"
+
+# a spent image: swsusp_check()'s pr_debug, which the fixtures' kernels
+# (no CONFIG_DYNAMIC_DEBUG) do not print: with their config, nothing
+run_hib 1 check --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" "$FIX_IMG/k612-lzo-spent.img"
+out_has '^will not resume: PM: Image not found (code -22)$'
+out_has '^image *fail *spent'
+run_hib 1 check --kernel "$TMP/k612.bzImage" --config "$FIX_SRC/kernels/k612.config" \
+	--memmap "$TMP/mm-64M" "$FIX_IMG/k612-lzo-spent.img"
+out_has '^will not resume (the kernel says nothing): spent'
+
+# damaged chunks, as check-resume.sh damages them (6.12 printed these lines)
+cp "$FIX_IMG/k612-lzo.img" "$TMP/flip1.img"
+cp "$FIX_IMG/k612-lzo.img" "$TMP/flip2.img"
+map=$(peek_u64 "$TMP/flip1.img" 4064)
+e1=$(peek_u64 "$TMP/flip1.img" $((map * 4096 + 8)))
+e200=$(peek_u64 "$TMP/flip1.img" $((map * 4096 + 200 * 8)))
+flip() { # flip FILE OFFSET: XOR 0xff
+	b=$(od -An -t u1 -j "$2" -N 1 "$1" | tr -d ' ')
+	printf "\\$(printf %03o $((b ^ 255)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+flip "$TMP/flip1.img" $((e1 * 4096 + 2000))
+flip "$TMP/flip2.img" $((e200 * 4096 + 2000))
+run_hib 1 check --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" "$TMP/flip1.img"
+out_has '^will not resume: PM: lzo decompression failed$'
+run_hib 1 check --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" "$TMP/flip2.img"
+out_has '^will not resume: PM: Invalid image CRC32!$'
+out_has '^stream *fail *CRC32 mismatch'
+
+# another machine: 96M's image on the 64M machine. x86 meets the e820
+# checksum first; the memory size fails after it
+run_hib 1 check --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" "$FIX_IMG/k612-lzo-full.img"
+out_has '^will not resume: Hibernate inconsistent memory map detected!$'
+out_has '^memory-size *fail *num_physpages 24443, the boot.s 16251.*PM: hibernation: Image mismatch: memory size'
+# where /proc/iomem is all there is, the checksum cannot be told, the size can
+cat >"$TMP/iomem" <<EOT
+00000000-00000fff : Reserved
+00001000-0009fbff : System RAM
+0009fc00-0009ffff : Reserved
+000f0000-000fffff : Reserved
+00100000-03fdcfff : System RAM
+03fdd000-03ffffff : Reserved
+EOT
+run_hib 1 check --kernel "$TMP/k612.bzImage" --iomem "$TMP/iomem" "$FIX_IMG/k612-lzo-full.img"
+out_has '^will not resume: PM: hibernation: Image mismatch: memory size$'
+out_has '^arch-record *unknown'
+
+# SF_HW_SIG set (acpi_sleep=s4_hwsig at hibernation) and a FACS that differs
+cp "$FIX_IMG/k612-lzo.img" "$TMP/hwsig.img"
+poke_u32 "$TMP/hwsig.img" 4072 $((0x4 | 0x8))
+poke_u32 "$TMP/hwsig.img" 4056 $((0x12345678))
+python3 -c 'import struct,sys
+open(sys.argv[1], "wb").write(b"FACS" + struct.pack("<II", 64, 0xcafe0001) + bytes(52))' "$TMP/FACS"
+run_hib 1 check --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" --facs "$TMP/FACS" "$TMP/hwsig.img"
+out_has '^will not resume: PM: Suspend image hardware signature mismatch (12345678 now cafe0001); aborting resume.$'
+python3 -c 'import struct,sys
+open(sys.argv[1], "wb").write(b"FACS" + struct.pack("<II", 64, 0x12345678) + bytes(52))' "$TMP/FACS"
+run_hib 0 check --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" --facs "$TMP/FACS" "$TMP/hwsig.img"
+run_hib 4 check --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" "$TMP/hwsig.img"
+out_has "^cannot tell: the target's ACPI FACS"
+
+# --- cannot tell --------------------------------------------------------------
+run_hib 4 check "$FIX_IMG/k612-lzo.img"
+out_has "^cannot tell: the target kernel's version (its kernel file or config); the target's memory map"
+run_hib 4 check --kernel "$TMP/k612.bzImage" "$FIX_IMG/k612-lzo.img"
+out_has "^cannot tell: the target's firmware memory map (a copy of /sys/firmware/memmap)"
+out_has '^arch-record *unknown'
+# bad inputs: named on stderr with what is wrong; their checks cannot tell
+rm -rf "$TMP/bad-mm" && cp -r "$FIX_SRC/memmap/96M" "$TMP/bad-mm" && rm -r "$TMP/bad-mm/3"
+run_hib 4 check --kernel "$TMP/k612.bzImage" --memmap "$TMP/bad-mm" "$FIX_IMG/k612-lzo-full.img"
+err_has "hibimg check: --memmap: entry 3 of 7 missing: $TMP/bad-mm/3/start"
+out_has "^cannot tell: the target's firmware memory map (a copy of /sys/firmware/memmap) (entry 3 of 7 missing"
+echo 0x12zz >"$TMP/bad-mm/2/end"
+run_hib 4 check --kernel "$TMP/k612.bzImage" --memmap "$TMP/bad-mm" "$FIX_IMG/k612-lzo-full.img"
+err_has "bad-mm/2/end: '0x12zz' is not a 0x-hex address"
+head -c 40 "$TMP/FACS" >"$TMP/short-FACS"
+run_hib 0 check --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" --facs "$TMP/short-FACS" \
+	"$FIX_IMG/k612-lzo.img"
+err_has "short-FACS: 40 bytes, but its header says 64"
+head -c 100000 "$TMP/k612.bzImage" >"$TMP/cut.bzImage"
+run_hib 4 check --kernel "$TMP/cut.bzImage" --memmap "$TMP/mm-64M" "$FIX_IMG/k612-lzo.img"
+err_has "cut.bzImage: truncated: its setup header puts the payload at bytes"
+printf 'not a kernel' >"$TMP/junk"
+run_hib 4 check --kernel "$TMP/junk" --memmap "$TMP/mm-64M" "$FIX_IMG/k612-lzo.img"
+err_has "junk: not a kernel this reads"
+out_has "^cannot tell: the target kernel's version (its kernel file or config) ($TMP/junk: not a kernel"
+
+# --- output ---------------------------------------------------------------------
+run_hib 1 check -J --kernel "$TMP/k61.bzImage" --memmap "$TMP/mm-64M" "$FIX_IMG/k612-lz4.img"
+check "-J: verdict, message, checks" python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))["check"]
+assert d["result"]["verdict"] == "no-resume", d["result"]
+assert d["result"]["message"] == "PM: LZO decompression failed"
+assert d["result"]["exit"] == 1
+rows = {r["check"]: r for r in d["checks"]}
+assert rows["compression"]["result"] == "fail"
+assert rows["compression"]["kernel_message"] == "PM: LZO decompression failed"
+assert rows["image"]["kernel_message"] is None
+assert d["target"]["release"] == "6.1.192-hibimg"' "$TMP/out"
+run_hib 4 check -J "$FIX_IMG/k612-lzo.img"
+check "-J: unknown, no message" python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))["check"]["result"]
+assert d["verdict"] == "unknown" and "message" not in d and d["exit"] == 4, d' "$TMP/out"
+run_hib 0 check -q --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" "$FIX_IMG/k612-lzo.img"
+check "-q prints nothing" test ! -s "$TMP/out"
+run_hib 0 check -r -n -o check,result,decides --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" \
+	"$FIX_IMG/k612-lzo.img"
+out_has '^after-load unknown false$'
+run_hib 2 check
+err_has 'no image given'
+run_hib 2 check --memmap a --iomem b "$FIX_IMG/k612-lzo.img"
+err_has 'exclude each other'
+run_hib 0 check --help
+out_has '^ -k, --kernel <file>'
+out_has 'Exit status: 0 will resume, 1 will not'
+finish

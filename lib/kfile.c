@@ -207,7 +207,7 @@ static int unpack_into(struct hib_target *t, struct kimg *k, const char *what,
 	int rc;
 
 	k->compression = hib_unpack_format(p, len);
-	rc = hib_unpack(t, what, p, len, hint, HIB_TGT_FILE_MAX, &k->owned, &out_len);
+	rc = hib_unpack(t, what, p, len, hint, hib_tgt_unpack_cap, &k->owned, &out_len);
 	if (rc)
 		return rc;
 	k->body = k->owned;
@@ -327,7 +327,7 @@ static int identify(struct hib_target *t, const char *path, const unsigned char 
 		 * a hint only (a truncated file ends elsewhere) */
 		size_t hint = len > 8 && p[0] == 0x1f ? le32(p + len - 4) : 0;
 
-		rc = unpack_into(t, k, path, p, len, hint <= HIB_TGT_FILE_MAX ? hint : 0);
+		rc = unpack_into(t, k, path, p, len, hint <= hib_tgt_unpack_cap ? hint : 0);
 		if (rc)
 			return rc;
 		if (bare_image(k->body, k->body_len, k)) {

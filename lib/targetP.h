@@ -45,6 +45,9 @@ HIB_HIDDEN unsigned int hib_kver_parse(const char *release);
 #define HIB_KVER(a, b, c) (((unsigned int)(a) << 16) + ((unsigned int)(b) << 8) + \
 			   ((c) > 255 ? 255u : (unsigned int)(c)))
 
+/* unpack.c: the most a kernel decompresses to, HIB_TGT_FILE_MAX; the fuzz
+ * harnesses, whose allocations are limited, lower it */
+HIB_HIDDEN extern size_t hib_tgt_unpack_cap;
 /* unpack.c: data that starts with a known compressed format, decompressed
  * into a new buffer of at most cap bytes. name is what was found ("xz");
  * HIB_ERR_UNSUPPORTED when the format is not one it knows or was built

@@ -13,9 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 #ifdef HAVE_LZMA
 #include <lzma.h>
 #endif
+
+size_t hib_tgt_unpack_cap = HIB_TGT_FILE_MAX;
 
 static const struct {
 	const char *name;
@@ -247,17 +250,43 @@ static int un_lzma(struct hib_target *t, const char *what, const unsigned char *
 }
 #endif
 
+/* The kernel's zstd -22 --ultra reads stdin: its frame declares a 128 MiB
+ * window, which a streaming decoder allocates. Decoded in one go into an
+ * output of the size the container states, the output is the history and
+ * no window is allocated; without a size, the window may not pass the cap. */
+static unsigned int log2_floor(size_t v)
+{
+	unsigned int l = 0;
+
+	while (v >>= 1)
+		l++;
+	return l;
+}
+
 static int un_zstd(struct hib_target *t, const char *what, const unsigned char *p,
 		   size_t len, struct outbuf *o)
 {
 	ZSTD_DCtx *d = ZSTD_createDCtx();
 	ZSTD_inBuffer in = { p, len, 0 };
+	unsigned int wl = log2_floor(o->max);
 	size_t r = 1;
 
 	if (!d)
 		return hib_tgt_seterr(t, HIB_ERR_NOMEM, "%s: out of memory", what);
-	/* zstd -22 --ultra: a 128 MiB window at most */
-	ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, 27);
+	if (o->cap) {
+		/* the kernel's size word follows the frame */
+		size_t fl = ZSTD_findFrameCompressedSize(p, len);
+
+		ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, 31);
+		r = ZSTD_isError(fl) ? fl : ZSTD_decompressDCtx(d, o->p, o->cap, p, fl);
+		ZSTD_freeDCtx(d);
+		if (ZSTD_isError(r))
+			return bad(t, what, "zstd", ZSTD_getErrorCode(r) == ZSTD_error_dstSize_tooSmall ?
+				   "it decodes to more than its stated size" : ZSTD_getErrorName(r));
+		o->len = r;
+		return HIB_OK;
+	}
+	ZSTD_DCtx_setParameter(d, ZSTD_d_windowLogMax, (int)(wl < 10 ? 10 : wl > 27 ? 27 : wl));
 	while (r != 0) {
 		ZSTD_outBuffer out;
 

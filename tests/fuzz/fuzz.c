@@ -21,6 +21,12 @@
  *               the VMCOREINFO page, then identify and export as raw, LiME
  *               and ELF (the ELF writer parses VMCOREINFO: phys_base,
  *               KERNEL_IMAGE_SIZE)
+ *   kernel      a target kernel file (hibimg check --kernel): bzImage,
+ *               Image, vmlinux, their compressed payloads; the same bytes
+ *               as a kernel config
+ *   memmap      a firmware memmap copy: the bytes split at NULs into
+ *               start, end, type of entries 0, 1, ...; the same bytes as
+ *               /proc/iomem and as a FACS
  *
  * A fuzzer binary is built per harness with -DHARNESS=\"name\". The same
  * file builds a replay driver (-DREPLAY_MAIN) for the default test suite:
@@ -41,6 +47,11 @@
 
 #define PS 4096
 #define AREA_MAX (512 * 1024)
+
+/* lib/unpack.c's cap, lowered so that no input makes an allocation the
+ * fuzzer's -malloc_limit_mb refuses; absent where the library is linked
+ * as a shared object (the replay driver), which needs no such limit */
+extern size_t hib_tgt_unpack_cap __attribute__((weak));
 
 static unsigned char *tmpl;       /* template area */
 static size_t tmpl_len;
@@ -65,6 +76,93 @@ static void open_memfd(void)
 {
 	memfd = memfd_create("hibimg-fuzz", MFD_CLOEXEC);
 	snprintf(mempath, sizeof(mempath), "/proc/self/fd/%d", memfd);
+}
+
+/* The harnesses that read no swap area: hibimg check's target files. */
+static int target_files(void)
+{
+	return !strcmp(harness, "kernel") || !strcmp(harness, "memmap");
+}
+
+static void write_mem(const uint8_t *data, size_t size)
+{
+	if (ftruncate(memfd, 0) || (size && pwrite(memfd, data, size, 0) != (ssize_t)size))
+		abort();
+}
+
+static void run_kernel(const uint8_t *data, size_t size)
+{
+	struct hib_target *t = hib_target_new();
+
+	write_mem(data, size);
+	if (hib_target_set_kernel(t, mempath) == 0)
+		(void)hib_target_info(t)->release[0];
+	if (hib_target_set_config(t, mempath) == 0)
+		(void)hib_target_config(t, "CONFIG_CRYPTO_LZ4");
+	hib_target_free(t);
+}
+
+/* At most 64 entries of three files each, in a directory of this process. */
+#define MM_MAX 64
+static const char *const mm_files[3] = { "start", "end", "type" };
+
+static void memmap_dir(char *dir, size_t cap)
+{
+	snprintf(dir, cap, "/dev/shm/hibimg-fuzz-memmap.%d", (int)getpid());
+}
+
+static void clear_memmap(const char *dir)
+{
+	char p[256];
+	int i, f;
+
+	for (i = 0; i < MM_MAX; i++) {
+		for (f = 0; f < 3; f++) {
+			snprintf(p, sizeof(p), "%s/%d/%s", dir, i, mm_files[f]);
+			unlink(p);
+		}
+		snprintf(p, sizeof(p), "%s/%d", dir, i);
+		rmdir(p);
+	}
+	rmdir(dir);
+}
+
+static void run_memmap(const uint8_t *data, size_t size)
+{
+	struct hib_target *t = hib_target_new();
+	char dir[128], p[256];
+	size_t pos = 0;
+	int i, f;
+
+	memmap_dir(dir, sizeof(dir));
+	clear_memmap(dir);
+	if (mkdir(dir, 0700))
+		abort();
+	for (i = 0; i < MM_MAX && pos < size; i++) {
+		snprintf(p, sizeof(p), "%s/%d", dir, i);
+		if (mkdir(p, 0700))
+			abort();
+		for (f = 0; f < 3 && pos < size; f++) {
+			const uint8_t *e = memchr(data + pos, 0, size - pos);
+			size_t len = e ? (size_t)(e - data) - pos : size - pos;
+			FILE *fh;
+
+			snprintf(p, sizeof(p), "%s/%d/%s", dir, i, mm_files[f]);
+			fh = fopen(p, "wb");
+			if (!fh || fwrite(data + pos, 1, len, fh) != len || fclose(fh))
+				abort();
+			pos += len + 1;
+		}
+	}
+	if (hib_target_set_memmap(t, dir) == 0)
+		(void)hib_target_mem_range(t, 0);
+	clear_memmap(dir);
+	write_mem(data, size);
+	if (hib_target_set_iomem(t, mempath) == 0)
+		(void)hib_target_info(t)->physpages;
+	if (hib_target_set_facs(t, mempath) == 0)
+		(void)hib_target_info(t)->hw_signature;
+	hib_target_free(t);
 }
 
 /* The harnesses that take the fuzzer's bytes as the whole area. */
@@ -264,6 +362,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static unsigned char *area;
 	size_t len;
 
+	if (target_files()) {
+		if (memfd < 0) {
+			open_memfd();
+			if (&hib_tgt_unpack_cap)
+				hib_tgt_unpack_cap = 4u << 20;
+		}
+		if (!strcmp(harness, "kernel"))
+			run_kernel(data, size);
+		else
+			run_memmap(data, size);
+		return 0;
+	}
 	if (!area) {
 		if (!strcmp(harness, "uswsusp"))
 			open_memfd();
@@ -318,8 +428,9 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[2], "--seed") && argc == 4) {
 		FILE *f;
 
-		if (!strcmp(harness, "uswsusp")) {
-			fprintf(stderr, "fuzz-replay: uswsusp seeds come from tests/mkuswsusp.py\n");
+		if (!strcmp(harness, "uswsusp") || target_files()) {
+			fprintf(stderr, "fuzz-replay: %s seeds are files, not a template's region\n",
+				harness);
 			return 2;
 		}
 		build_template();

@@ -19,12 +19,13 @@
 #define EXIT_WILL_NOT     1
 #define EXIT_CANNOT_TELL  4
 
-enum { OPT_FACS = OPT_LONG, OPT_HERE };
+/* --config has no letter: simulate's -c is --compare */
+enum { OPT_FACS = OPT_LONG, OPT_HERE, OPT_CONFIG };
 
 static const struct cli_opt check_opts[] = {
 	{ "kernel", required_argument, 'k', "<file>",
 	  "the kernel that will boot: vmlinuz/bzImage, arm64\nImage or Image.gz, vmlinux" },
-	{ "config", required_argument, 'c', "<file>", "its configuration (/boot/config-*)" },
+	{ "config", required_argument, OPT_CONFIG, "<file>", "its configuration (/boot/config-*)" },
 	{ "memmap", required_argument, 'm', "<dir>",
 	  "a copy of the machine's /sys/firmware/memmap" },
 	{ "iomem",  required_argument, 'i', "<file>",
@@ -76,36 +77,57 @@ static int print_checks(const struct hib_check_result *res, const struct out_opt
 	return out_table_print(tb);
 }
 
+/* A fact not known is JSON's null: OUT_NUM with no value prints as null,
+ * and as nothing for people. */
+static void add_str(struct out_rec *r, const char *key, const char *label, const char *v)
+{
+	if (v && *v)
+		out_rec_add(r, key, label, OUT_STR, "%s", v);
+	else
+		out_rec_add(r, key, label, OUT_NUM, "%s", "");
+}
+
+static void add_num(struct out_rec *r, const char *key, const char *label,
+		    enum out_type t, int known, uint64_t v)
+{
+	if (known)
+		out_rec_add(r, key, label, t, t == OUT_HEX ? "0x%08" PRIx64 : "%" PRIu64, v);
+	else
+		out_rec_add(r, key, label, OUT_NUM, "%s", "");
+}
+
+/* target_*: the keys say whose release, arch or page size it is, since
+ * info's release and arch are the image's (doc/json.md, one key one
+ * meaning) */
 static struct out_rec *target_rec(const struct hib_target *t)
 {
 	const struct hib_target_info *in = hib_target_info(t);
 	struct out_rec *r = out_rec_new();
+	char problems[2048] = "";
+	size_t i, len = 0;
 	const char *p;
-	size_t i;
 
 	out_rec_section(r, "Target kernel");
-	out_rec_add(r, "release", "release", OUT_STR, "%s", in->release);
-	out_rec_add(r, "build", "build string (uname -v)", OUT_STR, "%s", in->version);
-	out_rec_add(r, "version-from", "version from", OUT_STR, "%s",
-		    in->kernel_from ? in->kernel_from : "");
-	out_rec_add(r, "format", "kernel file", OUT_STR, "%s",
-		    in->kernel_format ? in->kernel_format : "");
-	out_rec_add(r, "arch", "architecture", OUT_STR, "%s", hib_tarch_name(in->arch));
-	out_rec_add(r, "page-size", "page size", OUT_NUM, "%u", in->page_size);
-	out_rec_add(r, "config", "config from", OUT_STR, "%s",
-		    in->config_from ? in->config_from : "");
+	add_str(r, "target-release", "release", in->release);
+	add_str(r, "target-build", "build string (uname -v)", in->version);
+	add_str(r, "target-kernel-from", "version from", in->kernel_from);
+	add_str(r, "target-kernel-file", "kernel file", in->kernel_format);
+	add_str(r, "target-arch", "architecture",
+		in->arch == HIB_TARCH_UNKNOWN ? NULL : hib_tarch_name(in->arch));
+	add_num(r, "target-page-size", "page size", OUT_NUM, in->page_size != 0, in->page_size);
+	add_str(r, "target-config-from", "config from", in->config_from);
 	out_rec_section(r, "Target machine");
-	out_rec_add(r, "memory-from", "memory map from", OUT_STR, "%s",
-		    in->mem_from ? in->mem_from : "");
-	out_rec_add(r, "memory-ranges", "ranges", OUT_NUM, "%zu", in->mem_ranges);
-	if (in->have_e820)
-		out_rec_add(r, "e820-crc32", "e820 CRC-32", OUT_HEX, "0x%08x", in->e820_crc32);
-	out_rec_add(r, "physpages", "pages the kernel counts", OUT_NUM, "%" PRIu64, in->physpages);
-	if (in->have_facs)
-		out_rec_add(r, "hw-signature", "FACS hardware signature", OUT_HEX, "0x%08x",
-			    in->hw_signature);
-	for (i = 0; (p = hib_target_problem(t, i)); i++)
-		out_rec_add(r, i ? "problem-more" : "problem", "input not used", OUT_STR, "%s", p);
+	add_str(r, "target-memory-from", "memory map from", in->mem_from);
+	add_num(r, "target-memory-ranges", "ranges", OUT_NUM, in->mem_from != NULL, in->mem_ranges);
+	add_num(r, "target-e820-crc32", "e820 CRC-32", OUT_HEX, in->have_e820, in->e820_crc32);
+	add_num(r, "target-physpages", "pages the kernel counts", OUT_NUM, in->physpages != 0,
+		in->physpages);
+	add_num(r, "target-hw-signature", "FACS hardware signature", OUT_HEX, in->have_facs,
+		in->hw_signature);
+	for (i = 0; (p = hib_target_problem(t, i)) && len < sizeof(problems); i++)
+		len += (size_t)snprintf(problems + len, sizeof(problems) - len, "%s%s",
+					len ? "; " : "", p);
+	add_str(r, "target-problems", "inputs not used", problems);
 	return r;
 }
 
@@ -116,8 +138,7 @@ static struct out_rec *verdict_rec(const struct hib_check_result *res, int statu
 
 	out_rec_add(r, "verdict", "verdict", OUT_STR, "%s",
 		    hib_verdict_name(hib_check_verdict(res)));
-	if (msg)
-		out_rec_add(r, "message", "kernel message", OUT_STR, "%s", msg);
+	add_str(r, "message", "kernel message", msg);
 	out_rec_add(r, "reason", "reason", OUT_STR, "%s", hib_check_reason(res));
 	out_rec_add(r, "exit", "exit status", OUT_NUM, "%d", status);
 	return r;
@@ -191,7 +212,7 @@ int cmd_check(int argc, char **argv)
 	while ((c = cli_getopt(&cl, argc, argv)) != -1) {
 		switch (c) {
 		case 'k': kernel = optarg; break;
-		case 'c': config = optarg; break;
+		case OPT_CONFIG: config = optarg; break;
 		case 'm': memmap = optarg; break;
 		case 'i': iomem = optarg; break;
 		case OPT_FACS: facs = optarg; break;

@@ -33,7 +33,7 @@ python3 "$MEMLOG" "$FIX_SRC/k612-lzo.log" "$TMP/mm-64M"
 # k612-lzo-full on that machine
 zcrc=$(python3 "$MEMLOG" --crc "$FIX_SRC/memmap/96M")    # not $want: run_hib's
 run_hib 0 check -J --kernel "$TMP/k612.bzImage" --memmap "$FIX_SRC/memmap/96M" "$FIX_IMG/k612-lzo-full.img"
-got=$(python3 -c 'import json,sys; print("0x%08x" % json.load(open(sys.argv[1]))["check"]["target"]["e820_crc32"])' "$TMP/out")
+got=$(python3 -c 'import json,sys; print("0x%08x" % json.load(open(sys.argv[1]))["check"]["target"]["target_e820_crc32"])' "$TMP/out")
 check "96M: hibimg's e820 CRC-32 ($got) is zlib's ($zcrc)" test "$got" = "$zcrc"
 "$HIBIMG" info -J "$FIX_IMG/k612-lzo-full.img" >"$TMP/info.json"
 img=$(python3 -c 'import json,sys
@@ -187,11 +187,15 @@ rows = {r["check"]: r for r in d["checks"]}
 assert rows["compression"]["result"] == "fail"
 assert rows["compression"]["kernel_message"] == "PM: LZO decompression failed"
 assert rows["image"]["kernel_message"] is None
-assert d["target"]["release"] == "6.1.192-hibimg"' "$TMP/out"
+assert d["target"]["target_release"] == "6.1.192-hibimg"' "$TMP/out"
+check "-J: valid as the schema's doc-check" python3 "$top_srcdir/tests/jsonview.py" validate \
+	"$top_srcdir/doc/hibimg.schema.json" doc-check "$TMP/out"
 run_hib 4 check -J "$FIX_IMG/k612-lzo.img"
-check "-J: unknown, no message" python3 -c 'import json,sys
+check "-J: unknown, message null" python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))["check"]["result"]
-assert d["verdict"] == "unknown" and "message" not in d and d["exit"] == 4, d' "$TMP/out"
+assert d["verdict"] == "unknown" and d["message"] is None and d["exit"] == 4, d' "$TMP/out"
+check "-J: valid as doc-check" python3 "$top_srcdir/tests/jsonview.py" validate \
+	"$top_srcdir/doc/hibimg.schema.json" doc-check "$TMP/out"
 run_hib 0 check -q --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" "$FIX_IMG/k612-lzo.img"
 check "-q prints nothing" test ! -s "$TMP/out"
 run_hib 0 check -r -n -o check,result,decides --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" \

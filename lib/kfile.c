@@ -153,7 +153,8 @@ static enum hib_tarch elf_arch(const unsigned char *p, size_t len)
 static void take_ikconfig(struct hib_target *t, const unsigned char *p, size_t len,
 			  const char *path)
 {
-	const unsigned char *s = memmem(p, len, "IKCFG_ST", 8), *e;
+	/* no payload (a format this build cannot decompress): nothing to find */
+	const unsigned char *s = p && len ? memmem(p, len, "IKCFG_ST", 8) : NULL, *e;
 	struct libdeflate_decompressor *d;
 	size_t cap = 1u << 20, got = 0, used;
 	enum libdeflate_result r = LIBDEFLATE_INSUFFICIENT_SPACE;

@@ -270,7 +270,7 @@ int cmd_check(int argc, char **argv)
 		tr = target_rec(t);
 		out_doc_begin(&cl.out, "check");
 		if (cl.out.json)
-			rc = out_rec_print(vr, &cl.out, "result") | out_rec_print(tr, &cl.out, "target");
+			rc = out_rec_print(vr, &cl.out, NULL) | out_rec_print(tr, &cl.out, "target");
 		else if (cl.verbose && !cl.out.raw && !cl.out.pairs)
 			rc = out_rec_print(tr, &cl.out, "target") | (putchar('\n') == EOF);
 		rc |= print_checks(res, &cl.out);

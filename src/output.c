@@ -722,15 +722,19 @@ static int is_true(const char *v)
 	return !strcmp(v, "true") || !strcmp(v, "yes") || !strcmp(v, "1");
 }
 
-/* "name": {...} at indent ind, the record's fields as members */
+/* "name": {...} at indent ind, the record's fields as members; name NULL:
+ * the members alone, in the object around them (the document's own) */
 static void json_object(FILE *f, const struct out_rec *r, const char *name, int ind)
 {
 	size_t k;
 	int first = 1;
 
-	fprintf(f, "%*s", ind, "");
-	json_fstring(f, name);
-	fputs(": {", f);
+	if (name) {
+		fprintf(f, "%*s", ind, "");
+		json_fstring(f, name);
+		fputs(": {", f);
+	} else
+		ind -= 3;
 	for (k = 0; k < r->n; k++) {
 		const struct out_field *fl = &r->f[k];
 		char key[64], *dec = NULL;
@@ -738,7 +742,11 @@ static void json_object(FILE *f, const struct out_rec *r, const char *name, int 
 		if (!fl->key)
 			continue;
 		out_key(key, sizeof(key), fl->key);
-		fprintf(f, "%s\n%*s", first ? "" : ",", ind + 3, "");
+		/* inline members follow the document's "name": { line */
+		if (first && !name)
+			fprintf(f, "%*s", ind + 3, "");
+		else
+			fprintf(f, "%s\n%*s", first ? "" : ",", ind + 3, "");
 		first = 0;
 		json_fstring(f, key);
 		fputs(": ", f);
@@ -752,7 +760,8 @@ static void json_object(FILE *f, const struct out_rec *r, const char *name, int 
 			json_fstring(f, fl->value);
 		free(dec);
 	}
-	fprintf(f, "\n%*s}", ind, "");
+	if (name)
+		fprintf(f, "\n%*s}", ind, "");
 }
 
 int out_rec_print(struct out_rec *r, const struct out_opts *o, const char *name)

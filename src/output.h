@@ -69,7 +69,9 @@ int out_recs_print(struct out_rec **recs, size_t n, const struct out_opts *o,
 		   const char *name);
 
 /* One record as one JSON object, not an array of one (a command's single
- * result, simulate's model); for people as out_recs_print(). */
+ * result, simulate's model); for people as out_recs_print(). Between
+ * out_doc_begin() and out_doc_end() a NULL name puts its fields in the
+ * document's object itself ({"check": {"verdict": ..., "checks": ...}}). */
 int out_rec_print(struct out_rec *r, const struct out_opts *o, const char *name);
 
 /* Several tables and records in one JSON document, {"name": {"part": ...,

@@ -180,9 +180,9 @@ out_has "^cannot tell: the target kernel's version (its kernel file or config) (
 run_hib 1 check -J --kernel "$TMP/k61.bzImage" --memmap "$TMP/mm-64M" "$FIX_IMG/k612-lz4.img"
 check "-J: verdict, message, checks" python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))["check"]
-assert d["result"]["verdict"] == "no-resume", d["result"]
-assert d["result"]["message"] == "PM: LZO decompression failed"
-assert d["result"]["exit"] == 1
+assert d["verdict"] == "no-resume", d
+assert d["message"] == "PM: LZO decompression failed"
+assert d["exit"] == 1
 rows = {r["check"]: r for r in d["checks"]}
 assert rows["compression"]["result"] == "fail"
 assert rows["compression"]["kernel_message"] == "PM: LZO decompression failed"
@@ -192,7 +192,7 @@ check "-J: valid as the schema's doc-check" python3 "$top_srcdir/tests/jsonview.
 	"$top_srcdir/doc/hibimg.schema.json" doc-check "$TMP/out"
 run_hib 4 check -J "$FIX_IMG/k612-lzo.img"
 check "-J: unknown, message null" python3 -c 'import json,sys
-d = json.load(open(sys.argv[1]))["check"]["result"]
+d = json.load(open(sys.argv[1]))["check"]
 assert d["verdict"] == "unknown" and d["message"] is None and d["exit"] == 4, d' "$TMP/out"
 check "-J: valid as doc-check" python3 "$top_srcdir/tests/jsonview.py" validate \
 	"$top_srcdir/doc/hibimg.schema.json" doc-check "$TMP/out"

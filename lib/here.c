@@ -194,6 +194,12 @@ int hib_target_set_here(struct hib_target *t, const char *root)
 	if (!t->facs_set && exists(root, "sys/firmware/acpi/tables/FACS", path, sizeof(path)) &&
 	    hib_target_set_facs(t, path))
 		{ /* its setter noted why: a problem, not an end */ }
+	/* EFI_SYSTEMD_VARIABLE(): systemd's vendor GUID, not the loader's */
+	if (!t->info.have_efivar &&
+	    exists(root, "sys/firmware/efi/efivars/HibernateLocation-8cf2644b-4b0b-428f-9387-6d876050dc67",
+		   path, sizeof(path)) &&
+	    hib_target_set_efivar(t, path))
+		{ /* its setter noted why: a problem, not an end */ }
 	if (rel[0]) {
 		snprintf(buf, sizeof(buf), "boot/config-%s", rel);
 		if (!t->config_set && exists(root, buf, path, sizeof(path)) &&

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * efivar.c - systemd's HibernateLocation EFI variable, as efivarfs gives
+ * it (/sys/firmware/efi/efivars/HibernateLocation-<systemd vendor GUID>):
+ * a u32 of attributes, then a flat JSON object that systemd-sleep writes
+ * (src/shared/hibernate-util.c) and systemd-hibernate-resume reads
+ * (src/hibernate-resume/hibernate-resume-config.c): "uuid" and "offset"
+ * mandatory, "kernelVersion", "osReleaseId", ... optional strings.
+ * Only that object is read: one level, strings and unsigned integers;
+ * any other value is skipped only where it is a literal.
+ */
+#include "targetP.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EFIVAR_MAX (64u << 10)
+
+struct jp {
+	const char *p, *end;
+};
+
+static void ws(struct jp *j)
+{
+	while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
+		j->p++;
+}
+
+/* a JSON string into buf (escapes other than \uXXXX taken as the char;
+ * \u of non-ASCII stored as '?', none of the fields read needs them) */
+static bool jstring(struct jp *j, char *buf, size_t cap)
+{
+	size_t n = 0;
+
+	if (j->p >= j->end || *j->p != '"')
+		return false;
+	for (j->p++; j->p < j->end && *j->p != '"'; j->p++) {
+		char ch = *j->p;
+
+		if ((unsigned char)ch < 0x20)
+			return false;
+		if (ch == '\\') {
+			if (++j->p >= j->end)
+				return false;
+			ch = *j->p;
+			if (ch == 'u') {
+				if (j->end - j->p < 5)
+					return false;
+				j->p += 4;
+				ch = '?';
+			} else if (ch == 'n' || ch == 't' || ch == 'r' || ch == 'b' || ch == 'f') {
+				ch = ' ';
+			}
+		}
+		if (n + 1 < cap)
+			buf[n++] = ch;
+	}
+	if (j->p >= j->end)
+		return false;
+	j->p++;
+	buf[n] = 0;
+	return true;
+}
+
+static bool juint(struct jp *j, uint64_t *v)
+{
+	uint64_t x = 0;
+	const char *s = j->p;
+
+	while (j->p < j->end && *j->p >= '0' && *j->p <= '9') {
+		unsigned d = (unsigned)(*j->p - '0');
+
+		if (x > (UINT64_MAX - d) / 10)
+			return false;
+		x = x * 10 + d;
+		j->p++;
+	}
+	*v = x;
+	return j->p > s && (j->p == j->end || !strchr(".eE", *j->p));
+}
+
+static bool hexuuid(const char *s, unsigned char out[16])
+{
+	size_t i, k = 0;
+
+	/* sd_id128 takes the dashed form and the 32-digit one */
+	for (i = 0; s[i] && k < 32; i++) {
+		int d;
+
+		if (s[i] == '-' && (strlen(s) == 36))
+			continue;
+		if (s[i] >= '0' && s[i] <= '9') d = s[i] - '0';
+		else if (s[i] >= 'a' && s[i] <= 'f') d = s[i] - 'a' + 10;
+		else if (s[i] >= 'A' && s[i] <= 'F') d = s[i] - 'A' + 10;
+		else return false;
+		if (k % 2)
+			out[k / 2] |= (unsigned char)d;
+		else
+			out[k / 2] = (unsigned char)(d << 4);
+		k++;
+	}
+	return k == 32 && !s[i];
+}
+
+static int parse(struct hib_target *t, const char *path, const char *s, size_t len)
+{
+	struct hib_target_info *in = &t->info;
+	struct jp j = { s, s + len };
+	bool have_uuid = false, have_off = false;
+	char key[64], val[256];
+
+	ws(&j);
+	if (j.p >= j.end || *j.p != '{')
+		return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: not a JSON object", path);
+	j.p++;
+	ws(&j);
+	if (j.p < j.end && *j.p == '}')
+		goto close;
+	for (;;) {
+		ws(&j);
+		if (!jstring(&j, key, sizeof(key)))
+			return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: not JSON (a key expected at byte %td)",
+					      path, j.p - s);
+		ws(&j);
+		if (j.p >= j.end || *j.p != ':')
+			return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: not JSON (':' expected after \"%s\")",
+					      path, key);
+		j.p++;
+		ws(&j);
+		if (!strcmp(key, "offset")) {
+			uint64_t v;
+			bool quoted = j.p < j.end && *j.p == '"';
+
+			/* json_dispatch_uint64 takes a number or a decimal string */
+			if (quoted) {
+				struct jp q;
+
+				if (!jstring(&j, val, sizeof(val)))
+					return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: \"offset\": not a JSON string", path);
+				q.p = val;
+				q.end = val + strlen(val);
+				if (!juint(&q, &v) || q.p != q.end)
+					return hib_tgt_seterr(t, HIB_ERR_DAMAGED,
+							      "%s: \"offset\": \"%s\" is not an unsigned integer", path, val);
+			} else if (!juint(&j, &v)) {
+				return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: \"offset\" is not an unsigned integer", path);
+			}
+			in->efi_offset = v;
+			have_off = true;
+		} else if (j.p < j.end && *j.p == '"') {
+			if (!jstring(&j, val, sizeof(val)))
+				return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: \"%s\": not a JSON string", path, key);
+			if (!strcmp(key, "uuid")) {
+				if (!hexuuid(val, in->efi_uuid))
+					return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: \"uuid\": \"%s\" is not a UUID",
+							      path, val);
+				have_uuid = true;
+			} else if (!strcmp(key, "kernelVersion")) {
+				snprintf(in->efi_kernel, sizeof(in->efi_kernel), "%.64s", val);
+			} else if (!strcmp(key, "osReleaseId")) {
+				snprintf(in->efi_os_id, sizeof(in->efi_os_id), "%.64s", val);
+			}
+		} else if (!strcmp(key, "uuid")) {
+			return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: \"uuid\" is not a string", path);
+		} else {
+			uint64_t v;
+
+			/* another field's number or literal; nothing nested */
+			if (j.p < j.end && *j.p >= '0' && *j.p <= '9')
+				(void)juint(&j, &v);
+			else if (j.end - j.p >= 4 && (!memcmp(j.p, "true", 4) || !memcmp(j.p, "null", 4)))
+				j.p += 4;
+			else if (j.end - j.p >= 5 && !memcmp(j.p, "false", 5))
+				j.p += 5;
+			else
+				return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: \"%s\": a value this does not read",
+						      path, key);
+		}
+		ws(&j);
+		if (j.p < j.end && *j.p == ',') {
+			j.p++;
+			continue;
+		}
+		if (j.p < j.end && *j.p == '}')
+			break;
+		return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: not JSON (',' or '}' expected at byte %td)",
+				      path, j.p - s);
+	}
+close:
+	j.p++;
+	ws(&j);
+	/* efi_get_variable_string() stops at a NUL */
+	if (j.p < j.end && *j.p)
+		return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: not JSON (data after the object)", path);
+	if (!have_uuid || !have_off)
+		return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: no \"%s\", which systemd requires", path,
+				      have_uuid ? "offset" : "uuid");
+	return HIB_OK;
+}
+
+int hib_target_set_efivar(struct hib_target *t, const char *path)
+{
+	unsigned char *b;
+	size_t len;
+	int rc = hib_tgt_slurp(t, path, EFIVAR_MAX, &b, &len);
+
+	if (rc)
+		goto problem;
+	if (len <= 4) {
+		rc = hib_tgt_seterr(t, HIB_ERR_DAMAGED,
+				    "%s: %zu bytes, an efivarfs file holds 4 of attributes and then the data",
+				    path, len);
+	} else {
+		rc = parse(t, path, (const char *)b + 4, strnlen((const char *)b + 4, len - 4));
+		if (!rc)
+			t->info.have_efivar = 1;
+		else
+			t->info.efi_kernel[0] = t->info.efi_os_id[0] = 0;
+	}
+	free(b);
+problem:
+	if (rc)
+		hib_tgt_problem(t, HIB_TIN_EFIVAR);
+	return rc;
+}

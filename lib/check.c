@@ -93,6 +93,7 @@ int hib_check(struct hib_image *img, const struct hib_target *t,
 	if (!c.load_rc && hib_image_content(img) == HIB_CONTENT_READABLE &&
 	    hib_image_container_flags(img) == 0)
 		c.in = hib_image_info(img);
+	chk_efivar(&c);
 	chk_boot(&c);
 	if (c.in) {
 		chk_header(&c);

@@ -13,7 +13,8 @@
  * stage is the one it prints, whichever row shows it.
  */
 enum chk_stage {
-	STAGE_AVAILABLE = 0,  /* software_resume(): noresume, hibernation_available() */
+	STAGE_LOCATION = 0,   /* systemd-hibernate-resume: where the kernel looks */
+	STAGE_AVAILABLE,  /* software_resume(): noresume, hibernation_available() */
 	STAGE_SIGNATURE,      /* swsusp_check(): the resume page */
 	STAGE_HW_SIG,         /* swsusp_check(): SF_HW_SIG */
 	STAGE_CODEC,          /* software_resume(): the decompressor (6.9+) */
@@ -76,6 +77,8 @@ HIB_HIDDEN const char *chk_codec_word(const struct chk_ctx *c, enum hib_compress
 
 /* check-boot.c: noresume and lockdown, the resume page, SF_HW_SIG, the codec */
 HIB_HIDDEN void chk_boot(struct chk_ctx *c);
+/* check-efivar.c: systemd's HibernateLocation against the image's place */
+HIB_HIDDEN void chk_efivar(struct chk_ctx *c);
 /* check-header.c: the arch record or generic header, the memory size */
 HIB_HIDDEN void chk_header(struct chk_ctx *c);
 /* check-stream.c: every chunk and the CRC, the PFN list against the target */

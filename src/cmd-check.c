@@ -20,7 +20,7 @@
 #define EXIT_CANNOT_TELL  4
 
 /* --config has no letter: simulate's -c is --compare */
-enum { OPT_FACS = OPT_LONG, OPT_HERE, OPT_CONFIG };
+enum { OPT_FACS = OPT_LONG, OPT_HERE, OPT_CONFIG, OPT_EFIVAR };
 
 static const struct cli_opt check_opts[] = {
 	{ "kernel", required_argument, 'k', "<file>",
@@ -32,6 +32,8 @@ static const struct cli_opt check_opts[] = {
 	  "a copy of the machine's /proc/iomem (where there\nis no firmware memmap: arm64, riscv)" },
 	{ "facs",   required_argument, OPT_FACS, "<file>",
 	  "the machine's /sys/firmware/acpi/tables/FACS" },
+	{ "efivar", required_argument, OPT_EFIVAR, "<file>",
+	  "systemd's HibernateLocation, as efivarfs gives it" },
 	{ "here",   no_argument,       OPT_HERE, NULL,
 	  "this machine and its running kernel, for what the\noptions above do not give" },
 	{ NULL, 0, 0, NULL, NULL }
@@ -201,6 +203,7 @@ int cmd_check(int argc, char **argv)
 	};
 	struct hib_check_opts co = HIB_INIT(struct hib_check_opts);
 	const char *kernel = NULL, *config = NULL, *memmap = NULL, *iomem = NULL, *facs = NULL;
+	const char *efivar = NULL;
 	struct hib_check_result *res = NULL;
 	struct hib_target *t;
 	struct hib_image *img;
@@ -216,6 +219,7 @@ int cmd_check(int argc, char **argv)
 		case 'm': memmap = optarg; break;
 		case 'i': iomem = optarg; break;
 		case OPT_FACS: facs = optarg; break;
+		case OPT_EFIVAR: efivar = optarg; break;
 		case OPT_HERE: here = 1; break;
 		}
 	}
@@ -251,6 +255,8 @@ int cmd_check(int argc, char **argv)
 		set_input(t, hib_target_set_iomem, "--iomem", iomem);
 	if (facs)
 		set_input(t, hib_target_set_facs, "--facs", facs);
+	if (efivar)
+		set_input(t, hib_target_set_efivar, "--efivar", efivar);
 	if (here && hib_target_set_here(t, "/"))
 		die_(EXIT_IOERR, "--here: %s", hib_target_error(t));
 

@@ -208,4 +208,29 @@ err_has 'exclude each other'
 run_hib 0 check --help
 out_has '^ -k, --kernel <file>'
 out_has 'Exit status: 0 will resume, 1 will not'
+# --- systemd's HibernateLocation ---------------------------------------------
+# the uuid is read from the swap header by python (union swap_header: uuid
+# at byte 1036), not by hibimg; the files are what efivarfs gives: u32
+# attributes, then the JSON systemd-sleep writes
+uuid=$(python3 -c 'import uuid,sys; f=open(sys.argv[1],"rb"); f.seek(1036); print(uuid.UUID(bytes=f.read(16)))' \
+	"$FIX_IMG/k612-lzo.img")
+efivar() {
+	python3 -c 'import struct,sys; open(sys.argv[1],"wb").write(struct.pack("<I",7)+sys.argv[2].encode())' "$@"
+}
+efivar "$TMP/ev-same" '{"uuid":"'"$uuid"'","offset":0,"kernelVersion":"6.12.0","osReleaseId":"debian"}'
+efivar "$TMP/ev-other" '{"uuid":"00112233-4455-6677-8899-aabbccddeeff","offset":"0"}'
+efivar "$TMP/ev-text" 'not json'
+run_hib 0 check -r -n -o check,result --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" \
+	--efivar "$TMP/ev-same" "$FIX_IMG/k612-lzo.img"
+out_has '^hibernate-location pass$'
+run_hib 0 check -r -n -o check,result,kernel-message --kernel "$TMP/k612.bzImage" \
+	--memmap "$TMP/mm-64M" --efivar "$TMP/ev-other" "$FIX_IMG/k612-lzo.img"
+out_has '^hibernate-location warn Reported.x20hibernation.x20image:.x20UUID=00112233-4455-6677-8899-aabbccddeeff.x20offset=0$'
+run_hib 0 check -r -n -o check,result --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" \
+	"$FIX_IMG/k612-lzo.img"
+out_has '^hibernate-location unknown$'
+run_hib 0 check -r -n -o check,result --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" \
+	--efivar "$TMP/ev-text" "$FIX_IMG/k612-lzo.img"
+err_has 'ev-text: not a JSON object'
+out_has '^hibernate-location unknown$'
 finish

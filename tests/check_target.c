@@ -347,6 +347,87 @@ START_TEST(config_malformed)
 }
 END_TEST
 
+/* an efivarfs file: u32 attributes (NV|BS|RT), then the variable's data */
+static const char *efivar_file(const char *json)
+{
+	static char buf[1024];
+	size_t n = strlen(json);
+
+	memcpy(buf, "\x07\0\0\0", 4);
+	memcpy(buf + 4, json, n);
+	return write_file("HibernateLocation", buf, 4 + n);
+}
+
+/* the object systemd-sleep writes (src/shared/hibernate-util.c) */
+START_TEST(efivar_systemd_object)
+{
+	struct hib_target *t = hib_target_new();
+	const struct hib_target_info *in = hib_target_info(t);
+	static const unsigned char u[16] = { 0x9d, 0x83, 0xe3, 0x5a, 0x1d, 0xa0, 0x47, 0xc3,
+					     0xbb, 0xaf, 0x45, 0x86, 0x51, 0xc0, 0x96, 0x4a };
+
+	mk_tmpdir();
+	ck_assert_int_eq(in->have_efivar, 0);
+	ck_assert_int_eq(hib_target_set_efivar(t, efivar_file(
+		"{ \"uuid\" : \"9d83e35a-1da0-47c3-bbaf-458651c0964a\", \"offset\" : 34816,\n"
+		"  \"kernelVersion\" : \"6.12.117-hibimg\", \"osReleaseId\" : \"debian\",\n"
+		"  \"osReleaseVersionId\" : \"12\" }\n")), HIB_OK);
+	ck_assert_int_eq(in->have_efivar, 1);
+	ck_assert_mem_eq(in->efi_uuid, u, 16);
+	ck_assert_uint_eq(in->efi_offset, 34816);
+	ck_assert_str_eq(in->efi_kernel, "6.12.117-hibimg");
+	ck_assert_str_eq(in->efi_os_id, "debian");
+	hib_target_free(t);
+
+	/* sd_id128 also takes 32 digits, json_dispatch_uint64 a decimal string */
+	t = hib_target_new();
+	in = hib_target_info(t);
+	ck_assert_int_eq(hib_target_set_efivar(t, efivar_file(
+		"{\"uuid\":\"9D83E35A1DA047C3BBAF458651C0964A\",\"offset\":\"7\",\"x\":null}")), HIB_OK);
+	ck_assert_mem_eq(in->efi_uuid, u, 16);
+	ck_assert_uint_eq(in->efi_offset, 7);
+	ck_assert_str_eq(in->efi_kernel, "");
+	hib_target_free(t);
+	rm_tmpdir();
+}
+END_TEST
+
+START_TEST(efivar_malformed)
+{
+	static const struct { const char *json; const char *err; } bad[] = {
+		{ "", "an efivarfs file holds 4 of attributes" },
+		{ "hello", "not a JSON object" },
+		{ "{\"offset\":0}", "no \"uuid\"" },
+		{ "{\"uuid\":\"9d83e35a-1da0-47c3-bbaf-458651c0964a\"}", "no \"offset\"" },
+		{ "{\"uuid\":12,\"offset\":0}", "\"uuid\" is not a string" },
+		{ "{\"uuid\":\"9d83e35a\",\"offset\":0}", "is not a UUID" },
+		{ "{\"uuid\":\"9d83e35a-1da0-47c3-bbaf-458651c0964a\",\"offset\":-1}", "not an unsigned integer" },
+		{ "{\"uuid\":\"9d83e35a-1da0-47c3-bbaf-458651c0964a\",\"offset\":1.5}", "not an unsigned integer" },
+		{ "{\"uuid\":\"9d83e35a-1da0-47c3-bbaf-458651c0964a\",\"offset\":99999999999999999999}",
+		  "not an unsigned integer" },
+		{ "{\"uuid\":\"9d83e35a-1da0-47c3-bbaf-458651c0964a\",\"offset\":0", "not JSON" },
+		{ "{\"uuid\":\"9d83e35a-1da0-47c3-bbaf-458651c0964a\",\"offset\":0} x", "data after the object" },
+		{ "{\"uuid\":\"9d83e35a-1da0-47c3-bbaf-458651c0964a\",\"offset\":0,\"a\":{}}", "a value this does not read" },
+		{ "{\"uuid\":\"9d83e35a-1da0-47c3-bbaf-458651c0964a", "not a JSON string" },
+	};
+	size_t i;
+
+	mk_tmpdir();
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct hib_target *t = hib_target_new();
+		const char *path = i ? efivar_file(bad[i].json) : write_file("HibernateLocation", "\7\0\0\0", 4);
+
+		ck_assert_int_ne(hib_target_set_efivar(t, path), HIB_OK);
+		ck_assert_msg(strstr(hib_target_error(t), bad[i].err) && strstr(hib_target_error(t), path),
+			      "case %zu: %s", i, hib_target_error(t));
+		ck_assert_int_eq(hib_target_info(t)->have_efivar, 0);
+		ck_assert_str_eq(hib_target_problem(t, 0), hib_target_error(t));
+		hib_target_free(t);
+	}
+	rm_tmpdir();
+}
+END_TEST
+
 /* --here on a tree laid out as a running system shows it */
 START_TEST(here_tree)
 {
@@ -368,6 +449,16 @@ START_TEST(here_tree)
 	put("proc/zoneinfo", "Node 0, zone      DMA\n  pages free     3\n        present  3998\n"
 	    "Node 0, zone    DMA32\n  pages free     9\n        present  12253\n");
 	put("proc/iomem", iomem_64m);
+	/* under systemd's vendor GUID (EFI_VENDOR_SYSTEMD), as efivarfs names it */
+	mkdirs("sys/firmware/efi/efivars");
+	{
+		char to[1024];
+
+		snprintf(to, sizeof(to), "%s/sys/firmware/efi/efivars/"
+			 "HibernateLocation-8cf2644b-4b0b-428f-9387-6d876050dc67", tmpdir);
+		ck_assert_int_eq(rename(efivar_file("{\"uuid\":\"9d83e35a-1da0-47c3-bbaf-458651c0964a\","
+						    "\"offset\":5}"), to), 0);
+	}
 	ck_assert_int_eq(hib_target_set_here(t, tmpdir), HIB_OK);
 	in = hib_target_info(t);
 	ck_assert_int_eq(in->have_cmdline, 1);
@@ -387,6 +478,8 @@ START_TEST(here_tree)
 	ck_assert_str_eq(in->physpages_from, "/proc/zoneinfo");
 	ck_assert_str_eq(in->mem_from, "/proc/iomem");
 	ck_assert_int_eq(in->have_facs, 0);
+	ck_assert_int_eq(in->have_efivar, 1);
+	ck_assert_uint_eq(in->efi_offset, 5);
 	hib_target_free(t);
 
 	/* noresume and its spellings */
@@ -436,6 +529,10 @@ static Suite *suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("here");
 	tcase_add_test(tc, here_tree);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("efivar");
+	tcase_add_test(tc, efivar_systemd_object);
+	tcase_add_test(tc, efivar_malformed);
 	suite_add_tcase(s, tc);
 	return s;
 }

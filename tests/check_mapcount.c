@@ -25,41 +25,6 @@
 #define PS 4096u
 #define EPM 511u
 
-static uint64_t le64(const unsigned char *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-/* Map pages plus non-zero entries of the chain the resume page names. */
-static uint64_t walk_slots(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char pg[PS];
-	uint64_t m, slots = 0, guard = 0;
-	unsigned int k;
-
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(fread(pg, 1, PS, f), PS);
-	ck_assert_int_eq(memcmp(pg + PS - 10, "S1SUSPEND", 9), 0);
-	m = le64(pg + PS - 32);
-	while (m) {
-		ck_assert_uint_lt(guard++, 1u << 20);
-		ck_assert_int_eq(fseeko(f, (off_t)(m * PS), SEEK_SET), 0);
-		ck_assert_int_eq(fread(pg, 1, PS, f), PS);
-		slots++;
-		for (k = 0; k < EPM; k++)
-			slots += le64(pg + 8 * k) != 0;
-		m = le64(pg + 8 * EPM);
-	}
-	fclose(f);
-	return slots;
-}
-
 static int fill(void *arg, uint64_t i, unsigned char *page)
 {
 	(void)arg;
@@ -95,7 +60,7 @@ static void check_entries(uint64_t n)
 	E = 1 + (n * 8 + PS - 1) / PS + n;
 	ck_assert_uint_eq(1 + res.disk_pages, E);
 
-	walked = walk_slots(path);
+	walked = raw_image_slots(path);
 	ck_assert_msg(res.slots_needed == walked, "E=%llu: builder %llu slots, chain %llu",
 		      (unsigned long long)E, (unsigned long long)res.slots_needed,
 		      (unsigned long long)walked);

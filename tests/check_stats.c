@@ -30,42 +30,6 @@
 static char fixtures[FIXTURES_MAX][64];
 static size_t nfixtures;
 
-static uint64_t le64(const unsigned char *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-/* Map pages plus non-zero entries of the chain the resume page names:
- * every slot the image takes but the resume page. */
-static uint64_t walk_slots(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char pg[PS];
-	uint64_t m, slots = 0, guard = 0;
-	unsigned int k;
-
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(fread(pg, 1, PS, f), PS);
-	ck_assert_int_eq(memcmp(pg + PS - 10, "S1SUSPEND", 9), 0);
-	m = le64(pg + PS - 32);
-	while (m) {
-		ck_assert_uint_lt(guard++, 1u << 20);
-		ck_assert_int_eq(fseeko(f, (off_t)(m * PS), SEEK_SET), 0);
-		ck_assert_int_eq(fread(pg, 1, PS, f), PS);
-		slots++;
-		for (k = 0; k < EPM; k++)
-			slots += le64(pg + 8 * k) != 0;
-		m = le64(pg + 8 * EPM);
-	}
-	fclose(f);
-	return slots;
-}
-
 /* swap_write_page()'s count for E written pages: a map page to start,
  * another each time one fills, also right after the last entry. */
 static uint64_t kernel_map_pages(uint64_t E)
@@ -280,10 +244,10 @@ START_TEST(sizing_matches_kernel_chain)
 	st = stats_of(img, 1);
 	in = hib_stats_info(st);
 	E = 1 + in->image_disk_pages;
-	ck_assert_msg(in->image_slots == walk_slots(path),
+	ck_assert_msg(in->image_slots == raw_image_slots(path),
 		      "%s: sized %llu slots, the kernel's chain has %llu", name,
 		      (unsigned long long)in->image_slots,
-		      (unsigned long long)walk_slots(path));
+		      (unsigned long long)raw_image_slots(path));
 	ck_assert_uint_eq(in->image_map_pages, kernel_map_pages(E));
 	ck_assert_uint_eq(in->image_slots, E + kernel_map_pages(E));
 	hib_stats_free(st);
@@ -320,7 +284,7 @@ static void check_codec(struct hib_image *img, const struct hib_stats *st,
 	ro.dry_run = 0;
 	ck_assert_msg(hib_recompress(img, out, &ro, &res) == HIB_OK, "%s",
 		      hib_image_error(img));
-	ck_assert_uint_eq(walk_slots(out), cd->slots);
+	ck_assert_uint_eq(raw_image_slots(out), cd->slots);
 	unlink(out);
 }
 
@@ -384,7 +348,7 @@ static void check_built(uint64_t n)
 	hib_image_free(img);
 	free(pfns);
 	E = 1 + (n * 8 + PS - 1) / PS + n;
-	walked = walk_slots(path);
+	walked = raw_image_slots(path);
 	ck_assert_uint_eq(walked, E + kernel_map_pages(E));
 
 	img = hib_image_new();

@@ -262,3 +262,38 @@ int check_run(Suite *s)
 	srunner_free(sr);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
+
+static uint64_t le64(const unsigned char *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+uint64_t raw_image_slots(const char *path)
+{
+	enum { PS = 4096, EPM = 511 };
+	FILE *f = fopen(path, "rb");
+	unsigned char pg[PS];
+	uint64_t m, slots = 0, guard = 0;
+	unsigned int k;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fread(pg, 1, PS, f), PS);
+	ck_assert_int_eq(memcmp(pg + PS - 10, "S1SUSPEND", 9), 0);
+	m = le64(pg + PS - 32);
+	while (m) {
+		ck_assert_uint_lt(guard++, 1u << 20);
+		ck_assert_int_eq(fseeko(f, (off_t)(m * PS), SEEK_SET), 0);
+		ck_assert_int_eq(fread(pg, 1, PS, f), PS);
+		slots++;
+		for (k = 0; k < EPM; k++)
+			slots += le64(pg + 8 * k) != 0;
+		m = le64(pg + 8 * EPM);
+	}
+	fclose(f);
+	return slots;
+}

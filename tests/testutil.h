@@ -54,6 +54,11 @@ const char *write_file(const char *name, const void *buf, size_t len);
 /* A swap header page as mkswap writes it (union swap_header). */
 void mkswap_page(unsigned char *pg, unsigned int ps);
 
+/* Map pages plus non-zero entries of the swap-map chain a 4 KiB image at
+ * page 0 names: every slot it takes but the resume page, walked here from
+ * the raw file, independently of the library. */
+uint64_t raw_image_slots(const char *path);
+
 /* Runs the suite, frees it; EXIT_SUCCESS when every test passed. */
 struct Suite;
 int check_run(struct Suite *s);

@@ -160,6 +160,8 @@ static int parse(struct hib_target *t, const char *path, const char *s, size_t l
 				snprintf(in->efi_kernel, sizeof(in->efi_kernel), "%.64s", val);
 			} else if (!strcmp(key, "osReleaseId")) {
 				snprintf(in->efi_os_id, sizeof(in->efi_os_id), "%.64s", val);
+			} else if (!strcmp(key, "osReleaseImageId")) {
+				snprintf(in->efi_os_image_id, sizeof(in->efi_os_image_id), "%.64s", val);
 			}
 		} else if (!strcmp(key, "uuid")) {
 			return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: \"uuid\" is not a string", path);
@@ -216,7 +218,7 @@ int hib_target_set_efivar(struct hib_target *t, const char *path)
 		if (!rc)
 			t->info.have_efivar = 1;
 		else
-			t->info.efi_kernel[0] = t->info.efi_os_id[0] = 0;
+			t->info.efi_kernel[0] = t->info.efi_os_id[0] = t->info.efi_os_image_id[0] = 0;
 	}
 	free(b);
 problem:

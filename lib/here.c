@@ -200,6 +200,13 @@ int hib_target_set_here(struct hib_target *t, const char *root)
 		   path, sizeof(path)) &&
 	    hib_target_set_efivar(t, path))
 		{ /* its setter noted why: a problem, not an end */ }
+	/* os-release(5): in an initrd, initrd-release is the one systemd reads */
+	if (!t->info.have_os_release &&
+	    (exists(root, "etc/initrd-release", path, sizeof(path)) ||
+	     exists(root, "etc/os-release", path, sizeof(path)) ||
+	     exists(root, "usr/lib/os-release", path, sizeof(path))) &&
+	    hib_target_set_os_release(t, path))
+		{ /* its setter noted why: a problem, not an end */ }
 	if (rel[0]) {
 		snprintf(buf, sizeof(buf), "boot/config-%s", rel);
 		if (!t->config_set && exists(root, buf, path, sizeof(path)) &&

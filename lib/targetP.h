@@ -15,7 +15,7 @@
 
 /* The inputs, for what a check that lacks one says. */
 enum hib_tin { HIB_TIN_KERNEL = 0, HIB_TIN_CONFIG, HIB_TIN_MEM, HIB_TIN_FACS, HIB_TIN_BOOT,
-	       HIB_TIN_EFIVAR, HIB_TIN_N };
+	       HIB_TIN_EFIVAR, HIB_TIN_OSRELEASE, HIB_TIN_N };
 
 struct hib_target {
 	char err[768];

@@ -428,6 +428,48 @@ START_TEST(efivar_malformed)
 }
 END_TEST
 
+/* os-release(5)'s forms: bare, "..." with its escapes, '...', comments;
+ * the expected strings are the ones sh would give the assignments */
+START_TEST(os_release_forms)
+{
+	static const struct { const char *text; const char *id, *image_id; } ok[] = {
+		{ "NAME=\"Debian GNU/Linux\"\nID=debian\nVERSION_ID=\"12\"\n", "debian", "" },
+		{ "# comment\n\n  ID='fedora'\nIMAGE_ID=\"kiosk \\\"a\\\"\"\n", "fedora", "kiosk \"a\"" },
+		{ "ID=arch # trailing comment\nIMAGE_ID=x\\ y", "arch", "x y" },
+		{ "ID=\"\"\n", "", "" },
+	};
+	static const struct { const char *text; const char *err; } bad[] = {
+		{ "ID=\"debian\n", "line 1: a quote left open" },
+		{ "NAME=x\nwhat\n", "line 2: not KEY=value" },
+	};
+	size_t i;
+
+	mk_tmpdir();
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		struct hib_target *t = hib_target_new();
+		const struct hib_target_info *in = hib_target_info(t);
+
+		ck_assert_int_eq(hib_target_set_os_release(t, write_file("os-release", ok[i].text,
+									  strlen(ok[i].text))), HIB_OK);
+		ck_assert_int_eq(in->have_os_release, 1);
+		ck_assert_str_eq(in->os_id, ok[i].id);
+		ck_assert_str_eq(in->os_image_id, ok[i].image_id);
+		hib_target_free(t);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct hib_target *t = hib_target_new();
+		const char *path = write_file("os-release", bad[i].text, strlen(bad[i].text));
+
+		ck_assert_int_ne(hib_target_set_os_release(t, path), HIB_OK);
+		ck_assert_msg(strstr(hib_target_error(t), bad[i].err) && strstr(hib_target_error(t), path),
+			      "case %zu: %s", i, hib_target_error(t));
+		ck_assert_int_eq(hib_target_info(t)->have_os_release, 0);
+		hib_target_free(t);
+	}
+	rm_tmpdir();
+}
+END_TEST
+
 /* --here on a tree laid out as a running system shows it */
 START_TEST(here_tree)
 {
@@ -533,6 +575,7 @@ static Suite *suite(void)
 	tc = tcase_create("efivar");
 	tcase_add_test(tc, efivar_systemd_object);
 	tcase_add_test(tc, efivar_malformed);
+	tcase_add_test(tc, os_release_forms);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -5,8 +5,10 @@
  * (src/hibernate-resume/hibernate-resume-config.c): resume= on the command
  * line wins, with a warning where the variable differs; without resume=
  * the variable's /dev/disk/by-uuid/<uuid> and offset are written to
- * /sys/power/resume*. It accepts a kernelVersion that differs: the image
- * replaces the kernel that reads it.
+ * /sys/power/resume*. Before either, a variable whose osReleaseId or
+ * osReleaseImageId is not the booted system's ID or IMAGE_ID is dropped.
+ * It accepts a kernelVersion that differs: the image replaces the kernel
+ * that reads it.
  */
 #include "checkP.h"
 
@@ -21,6 +23,9 @@ static void uuid_str(const unsigned char u[16], char out[37])
 		 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11],
 		 u[12], u[13], u[14], u[15]);
 }
+
+#define DROPPED "osReleaseId \"%s\" osReleaseImageId \"%s\", the booted system's ID \"%s\" " \
+		"IMAGE_ID \"%s\": systemd drops the variable"
 
 void chk_efivar(struct chk_ctx *c)
 {
@@ -40,6 +45,26 @@ void chk_efivar(struct chk_ctx *c)
 	}
 	uuid_str(in->efi_uuid, eu);
 	uuid_str(h->uuid, iu);
+	/* validate_efi_hibernate_location(): streq_ptr(), absent on both sides
+	 * counts as equal */
+	if (in->have_os_release && (strcmp(in->os_id, in->efi_os_id) ||
+				    strcmp(in->os_image_id, in->efi_os_image_id))) {
+		if (in->have_cmdline && in->resume[0]) {
+			chk_set(it, HIB_CHECK_PASS, DROPPED, in->efi_os_id, in->efi_os_image_id,
+				in->os_id, in->os_image_id);
+			snprintf(it->detail + strlen(it->detail), sizeof(it->detail) - strlen(it->detail),
+				 "; resume= decides");
+			return;
+		}
+		chk_set(it, in->have_cmdline ? HIB_CHECK_FAIL : HIB_CHECK_WARN, DROPPED, in->efi_os_id,
+			in->efi_os_image_id, in->os_id, in->os_image_id);
+		snprintf(it->detail + strlen(it->detail), sizeof(it->detail) - strlen(it->detail),
+			 in->have_cmdline ? "; without resume= it finds no resume device" :
+			 "; without resume= (the command line is not known) it finds no resume device");
+		chk_message(it, "HibernateLocation system identifier doesn't match currently running system, "
+			    "not resuming from it.");
+		return;
+	}
 	if (swapfile) {
 		/* the variable names the filesystem, which the swap header does not */
 		same = in->efi_offset == h->resume_offset;
@@ -77,6 +102,17 @@ void chk_efivar(struct chk_ctx *c)
 			in->have_cmdline ? "without resume= systemd points the kernel elsewhere" :
 			"without resume= (the command line is not known) systemd points the kernel elsewhere");
 		chk_message(it, "Reported hibernation image: UUID=%s offset=%" PRIu64, eu, in->efi_offset);
+	}
+	/* where the variable decides, the check is only as good as knowing
+	 * that systemd keeps it */
+	if (!in->have_os_release && !(in->have_cmdline && in->resume[0]) &&
+	    it->pub.status == HIB_CHECK_PASS) {
+		it->pub.status = HIB_CHECK_UNKNOWN;
+		snprintf(it->detail + strlen(it->detail), sizeof(it->detail) - strlen(it->detail),
+			 "; systemd uses it only where the booted system's os-release has ID \"%s\" IMAGE_ID \"%s\"",
+			 in->efi_os_id, in->efi_os_image_id);
+		chk_missing_input(c, it, HIB_TIN_OSRELEASE,
+				  "the booted system's os-release (--os-release; in an initrd its /etc/initrd-release)");
 	}
 	if (it->pub.status != HIB_CHECK_FAIL && in->efi_kernel[0] && in->release[0] &&
 	    strcmp(in->efi_kernel, in->release))

@@ -20,7 +20,7 @@
 #define EXIT_CANNOT_TELL  4
 
 /* --config has no letter: simulate's -c is --compare */
-enum { OPT_FACS = OPT_LONG, OPT_HERE, OPT_CONFIG, OPT_EFIVAR };
+enum { OPT_FACS = OPT_LONG, OPT_HERE, OPT_CONFIG, OPT_EFIVAR, OPT_OSREL, OPT_SYSROOT };
 
 static const struct cli_opt check_opts[] = {
 	{ "kernel", required_argument, 'k', "<file>",
@@ -34,8 +34,12 @@ static const struct cli_opt check_opts[] = {
 	  "the machine's /sys/firmware/acpi/tables/FACS" },
 	{ "efivar", required_argument, OPT_EFIVAR, "<file>",
 	  "systemd's HibernateLocation, as efivarfs gives it" },
+	{ "os-release", required_argument, OPT_OSREL, "<file>",
+	  "the booted system's os-release (in an initrd: its\n/etc/initrd-release), which systemd compares\nwith HibernateLocation" },
 	{ "here",   no_argument,       OPT_HERE, NULL,
 	  "this machine and its running kernel, for what the\noptions above do not give" },
+	{ "sysroot", required_argument, OPT_SYSROOT, "<dir>",
+	  "--here for the machine whose /proc, /sys, /boot\nand /etc are copied under dir" },
 	{ NULL, 0, 0, NULL, NULL }
 };
 
@@ -118,6 +122,9 @@ static struct out_rec *target_rec(const struct hib_target *t)
 		in->arch == HIB_TARCH_UNKNOWN ? NULL : hib_tarch_name(in->arch));
 	add_num(r, "target-page-size", "page size", OUT_NUM, in->page_size != 0, in->page_size);
 	add_str(r, "target-config-from", "config from", in->config_from);
+	add_str(r, "target-os-id", "os-release ID", in->have_os_release ? in->os_id : NULL);
+	add_str(r, "target-os-image-id", "os-release IMAGE_ID",
+		in->have_os_release ? in->os_image_id : NULL);
 	out_rec_section(r, "Target machine");
 	add_str(r, "target-memory-from", "memory map from", in->mem_from);
 	add_num(r, "target-memory-ranges", "ranges", OUT_NUM, in->mem_from != NULL, in->mem_ranges);
@@ -203,7 +210,7 @@ int cmd_check(int argc, char **argv)
 	};
 	struct hib_check_opts co = HIB_INIT(struct hib_check_opts);
 	const char *kernel = NULL, *config = NULL, *memmap = NULL, *iomem = NULL, *facs = NULL;
-	const char *efivar = NULL;
+	const char *efivar = NULL, *osrel = NULL, *root = "/";
 	struct hib_check_result *res = NULL;
 	struct hib_target *t;
 	struct hib_image *img;
@@ -220,13 +227,18 @@ int cmd_check(int argc, char **argv)
 		case 'i': iomem = optarg; break;
 		case OPT_FACS: facs = optarg; break;
 		case OPT_EFIVAR: efivar = optarg; break;
+		case OPT_OSREL: osrel = optarg; break;
 		case OPT_HERE: here = 1; break;
+		case OPT_SYSROOT: here = 1; root = optarg; break;
 		}
 	}
 	if (cl.out.list_columns)
 		return out_table_print(check_table(&cl.out)) ? EXIT_IOERR : EXIT_INTACT;
 	offset = cl.resume_offset;
-	if (optind == argc && here) {
+	if (optind == argc && here && strcmp(root, "/")) {
+		warnx_("no image given (--sysroot does not find this machine's resume area)");
+		errtryhelp("check");
+	} else if (optind == argc && here) {
 		spec = configured_area(&offset);
 		if (!spec)
 			die_(EXIT_USAGE, "no spec given, and /sys/power/resume names no area");
@@ -257,8 +269,11 @@ int cmd_check(int argc, char **argv)
 		set_input(t, hib_target_set_facs, "--facs", facs);
 	if (efivar)
 		set_input(t, hib_target_set_efivar, "--efivar", efivar);
-	if (here && hib_target_set_here(t, "/"))
-		die_(EXIT_IOERR, "--here: %s", hib_target_error(t));
+	if (osrel)
+		set_input(t, hib_target_set_os_release, "--os-release", osrel);
+	if (here && hib_target_set_here(t, root))
+		die_(EXIT_IOERR, "%s: %s", strcmp(root, "/") ? "--sysroot" : "--here",
+		     hib_target_error(t));
 
 	img = open_image(spec, offset);
 	co.threads = cl.threads;

@@ -220,9 +220,28 @@ efivar() {
 efivar "$TMP/ev-same" '{"uuid":"'"$uuid"'","offset":0,"kernelVersion":"6.12.0","osReleaseId":"debian"}'
 efivar "$TMP/ev-other" '{"uuid":"00112233-4455-6677-8899-aabbccddeeff","offset":"0"}'
 efivar "$TMP/ev-text" 'not json'
-run_hib 0 check -r -n -o check,result --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" \
+# systemd keeps the variable only where the booted system's os-release has
+# its osReleaseId: not known, the row cannot tell
+run_hib 0 check -r -n -o check,result,missing --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" \
 	--efivar "$TMP/ev-same" "$FIX_IMG/k612-lzo.img"
+out_has '^hibernate-location unknown the.x20booted.x20system.s.x20os-release'
+printf 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nNAME="Debian GNU/Linux"\nID=debian\n' >"$TMP/os-debian"
+printf '# a comment\nID="fedora" # and another\nIMAGE_ID=\n' >"$TMP/os-fedora"
+printf 'ID="debian\n' >"$TMP/os-open"
+run_hib 0 check -r -n -o check,result --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" \
+	--efivar "$TMP/ev-same" --os-release "$TMP/os-debian" "$FIX_IMG/k612-lzo.img"
 out_has '^hibernate-location pass$'
+run_hib 0 check -r -n -o check,result,kernel-message --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" \
+	--efivar "$TMP/ev-same" --os-release "$TMP/os-fedora" "$FIX_IMG/k612-lzo.img"
+out_has "^hibernate-location warn HibernateLocation.x20system.x20identifier.x20doesn't.x20match.x20currently.x20running.x20system,.x20not.x20resuming.x20from.x20it.$"
+run_hib 0 check -J --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" \
+	--efivar "$TMP/ev-same" --os-release "$TMP/os-fedora" "$FIX_IMG/k612-lzo.img"
+out_has '"target_os_id": "fedora"'
+out_has '"target_os_image_id": null'
+run_hib 0 check -r -n -o check,result --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" \
+	--efivar "$TMP/ev-same" --os-release "$TMP/os-open" "$FIX_IMG/k612-lzo.img"
+err_has 'os-open: line 1: a quote left open'
+out_has '^hibernate-location unknown$'
 run_hib 0 check -r -n -o check,result,kernel-message --kernel "$TMP/k612.bzImage" \
 	--memmap "$TMP/mm-64M" --efivar "$TMP/ev-other" "$FIX_IMG/k612-lzo.img"
 out_has '^hibernate-location warn Reported.x20hibernation.x20image:.x20UUID=00112233-4455-6677-8899-aabbccddeeff.x20offset=0$'
@@ -233,4 +252,35 @@ run_hib 0 check -r -n -o check,result --kernel "$TMP/k612.bzImage" --memmap "$TM
 	--efivar "$TMP/ev-text" "$FIX_IMG/k612-lzo.img"
 err_has 'ev-text: not a JSON object'
 out_has '^hibernate-location unknown$'
+# --- --sysroot: a machine's files copied out; its command line has no resume=
+SR=$TMP/sysroot
+EV=sys/firmware/efi/efivars/HibernateLocation-8cf2644b-4b0b-428f-9387-6d876050dc67
+mkdir -p "$SR/proc" "$SR/etc" "$SR/sys/firmware/efi/efivars"
+echo 'BOOT_IMAGE=/vmlinuz root=/dev/vda1 quiet' >"$SR/proc/cmdline"
+cp "$TMP/os-debian" "$SR/etc/os-release"
+efivar "$SR/$EV" '{"uuid":"00112233-4455-6677-8899-aabbccddeeff","offset":0,"osReleaseId":"debian"}'
+# systemd points the kernel at the variable's device, not the image's
+run_hib 1 check -r -n -o check,result,kernel-message --kernel "$TMP/k612.bzImage" \
+	--memmap "$TMP/mm-64M" --sysroot "$SR" "$FIX_IMG/k612-lzo.img"
+out_has '^hibernate-location fail Reported.x20hibernation.x20image:.x20UUID=00112233-4455-6677-8899-aabbccddeeff.x20offset=0$'
+# ... and with resume= on the command line only warns
+echo "root=/dev/vda1 resume=UUID=$uuid" >"$SR/proc/cmdline"
+run_hib 0 check -r -n -o check,result,kernel-message --kernel "$TMP/k612.bzImage" \
+	--memmap "$TMP/mm-64M" --sysroot "$SR" "$FIX_IMG/k612-lzo.img"
+out_has "^hibernate-location warn resume=UUID=$uuid.x20doesn't.x20match.x20with.x20EFI.x20HibernateLocation.x20device"
+# a variable of another system is dropped: no resume= leaves no device
+echo 'root=/dev/vda1 quiet' >"$SR/proc/cmdline"
+efivar "$SR/$EV" '{"uuid":"'"$uuid"'","offset":0}'
+run_hib 1 check -r -n -o check,result,kernel-message --kernel "$TMP/k612.bzImage" \
+	--memmap "$TMP/mm-64M" --sysroot "$SR" "$FIX_IMG/k612-lzo.img"
+out_has "^hibernate-location fail HibernateLocation.x20system.x20identifier.x20doesn't.x20match"
+# in an initrd, initrd-release is the os-release systemd reads
+printf 'ID=\n' >"$SR/etc/initrd-release"
+run_hib 0 check -r -n -o check,result --kernel "$TMP/k612.bzImage" \
+	--memmap "$TMP/mm-64M" --sysroot "$SR" "$FIX_IMG/k612-lzo.img"
+out_has '^hibernate-location pass$'
+run_hib 2 check --sysroot "$SR"
+err_has 'no image given'
+run_hib 3 check --sysroot "$TMP/no-such-root" "$FIX_IMG/k612-lzo.img"
+err_has '^hibimg check: --sysroot: .*no-such-root: not a directory'
 finish

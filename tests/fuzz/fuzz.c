@@ -26,7 +26,8 @@
  *               as a kernel config
  *   memmap      a firmware memmap copy: the bytes split at NULs into
  *               start, end, type of entries 0, 1, ...; the same bytes as
- *               /proc/iomem, as a FACS and as a HibernateLocation efivar
+ *               /proc/iomem, as a FACS, as a HibernateLocation efivar
+ *               and as an os-release
  *
  * A fuzzer binary is built per harness with -DHARNESS=\"name\". The same
  * file builds a replay driver (-DREPLAY_MAIN) for the default test suite:
@@ -164,6 +165,8 @@ static void run_memmap(const uint8_t *data, size_t size)
 		(void)hib_target_info(t)->hw_signature;
 	if (hib_target_set_efivar(t, mempath) == 0)
 		(void)hib_target_info(t)->efi_offset;
+	if (hib_target_set_os_release(t, mempath) == 0)
+		(void)hib_target_info(t)->os_id[0];
 	hib_target_free(t);
 }
 

@@ -59,6 +59,7 @@ static uint32_t be32(const unsigned char *p)
 struct outbuf {
 	unsigned char *p;
 	size_t len, cap, max;
+	size_t stated;              /* the size the container gives, 0: none */
 };
 
 static bool out_grow(struct outbuf *o, size_t need)
@@ -141,7 +142,10 @@ static int un_gzip(struct hib_target *t, const char *what, const unsigned char *
  */
 static uint32_t dict_for(uint32_t dict, const struct outbuf *o)
 {
-	size_t most = o->max - o->len;
+	/* the stated size where the container gives one: the cap (256 MiB)
+	 * is more than a small machine can allocate, and liblzma allocates
+	 * the whole dictionary when the block decoder starts */
+	size_t most = (o->stated > o->len ? o->stated : o->max) - o->len;
 
 	if (most < LZMA_DICT_SIZE_MIN)
 		most = LZMA_DICT_SIZE_MIN;
@@ -186,6 +190,7 @@ static int un_xz(struct hib_target *t, const char *what, const unsigned char *p,
 		lzma_filter filters[LZMA_FILTERS_MAX + 1];
 		lzma_block b = { .version = 0, .check = sf.check, .filters = filters };
 		lzma_stream s = LZMA_STREAM_INIT;
+		lzma_ret r;
 		size_t i;
 		int rc;
 
@@ -198,10 +203,12 @@ static int un_xz(struct hib_target *t, const char *what, const unsigned char *p,
 
 				lz->dict_size = dict_for(lz->dict_size, o);
 			}
-		if (lzma_block_decoder(&s, &b) != LZMA_OK) {
+		if ((r = lzma_block_decoder(&s, &b)) != LZMA_OK) {
 			for (i = 0; filters[i].id != LZMA_VLI_UNKNOWN; i++)
 				free(filters[i].options);
-			return bad(t, what, "xz", "a block this decoder cannot read");
+			return r == LZMA_MEM_ERROR ?
+			       hib_tgt_seterr(t, HIB_ERR_NOMEM, "%s: out of memory for its xz dictionary", what) :
+			       bad(t, what, "xz", "a block this decoder cannot read");
 		}
 		s.next_in = p + pos + b.header_size;
 		s.avail_in = len - pos - b.header_size;
@@ -467,6 +474,7 @@ int hib_unpack(struct hib_target *t, const char *what, const unsigned char *p,
 		return too_big(t, what, fmt, cap);
 	if (hint && !out_grow(&o, hint))
 		return hib_tgt_seterr(t, HIB_ERR_NOMEM, "%s: out of memory", what);
+	o.stated = hint;
 	if (!strcmp(fmt, "gzip"))
 		rc = un_gzip(t, what, p, len, &o);
 	else if (!strcmp(fmt, "zstd"))

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #define BANNER_REL "9.8.7-test+"
 #define BANNER_VER "#3 SMP PREEMPT_DYNAMIC Debian 9.8.7-1 (2026-01-02)"
@@ -361,6 +362,34 @@ START_TEST(fixture_kernels)
 }
 END_TEST
 
+/* A 64 MiB guest (check-doctor's live cases) could not read its own
+ * kernel: its xz header asks for a 128 MiB dictionary and liblzma
+ * allocates all of it when a block starts. Under an address-space limit
+ * of 128 MiB the payload must decode, its dictionary cut to the size the
+ * bzImage states. */
+START_TEST(fixture_kernel_small_machine)
+{
+#if defined(HAVE_LZMA) && !defined(__SANITIZE_ADDRESS__)
+	struct rlimit rl = { 128u << 20, 128u << 20 };
+	struct hib_target *t;
+	char cmd[1024], path[512];
+
+	mk_tmpdir();
+	snprintf(path, sizeof(path), "%s/k612.bzImage", tmpdir);
+	snprintf(cmd, sizeof(cmd), "zstd -q -d -f '%s/fixtures/kernels/k612.bzImage.zst' -o '%s'",
+		 getenv("top_srcdir"), path);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(setrlimit(RLIMIT_AS, &rl), 0);
+	t = hib_target_new();
+	ck_assert_msg(hib_target_set_kernel(t, path) == HIB_OK, "%s", hib_target_error(t));
+	ck_assert_str_eq(hib_target_info(t)->kernel_compression, "xz");
+	ck_assert_str_eq(hib_target_info(t)->release, "6.12.117-hibimg");
+	hib_target_free(t);
+	rm_tmpdir();
+#endif
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("kfile");
@@ -371,6 +400,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, bzimage_damaged);
 	tcase_add_test(tc, bzimage_setup_header_only);
 	tcase_add_test(tc, fixture_kernels);
+	tcase_add_test(tc, fixture_kernel_small_machine);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("Image");
 	tcase_add_test(tc, arm64_image);

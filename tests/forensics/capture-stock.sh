@@ -11,7 +11,8 @@
 #      their deps (.ko.xz decompressed) and a small /init that insmods them, then execs
 #      /init.hibimg (capture mode: mkswap, fill, start hibmarker, hibernate);
 #   3. boot it under QEMU TCG with a blank swap disk and keep the disk + console log;
-#   4. `apt-get download` the matching -dbg package, extract ONLY vmlinux, delete the .deb.
+#   4. `apt-get download` the matching -dbg package, extract ONLY vmlinux, delete the .deb
+#      (skipped with HIBIMG_STOCK_VMLINUX=0: check-doctor needs the kernel, not its symbols).
 # Everything lives in $HIBIMG_CACHE/forensics/TAG/ (default /var/cache/hibimg); steps whose
 # result exists already are skipped, so a second run is free. Nothing is written to the repo.
 # Env: HIBIMG_CACHE, HIBIMG_STOCK_K61 / HIBIMG_STOCK_K612 (pin the package, e.g.
@@ -192,8 +193,8 @@ one() { # one TAG
   fi
   log "$TAG: capture: $(cat "$KD/capture.info" | grep -E '^(kernel_release|capture_seconds|wrote)=' | tr '\n' ' ')"
 
-  # 4. debug symbols: only vmlinux
-  if [ ! -f "$KD/vmlinux" ]; then
+  # 4. debug symbols: only vmlinux (a ~1 GB .deb, which check-doctor does not need)
+  if [ ! -f "$KD/vmlinux" ] && [ "${HIBIMG_STOCK_VMLINUX:-1}" != 0 ]; then
     DBG=$PKG-dbg
     apt-cache show "$DBG" >/dev/null 2>&1 || die "$TAG: the archive has no $DBG (version $VER)"
     DVER=$(apt-cache show "$DBG" | sed -n 's/^Version: //p' | head -n1)

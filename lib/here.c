@@ -9,6 +9,7 @@
  */
 #include "targetP.h"
 
+#include <blkid.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,6 +132,89 @@ static bool exists(const char *root, const char *rel, char *path, size_t cap)
 	return access(path, F_OK) == 0;
 }
 
+/* maj:min as a path under root: udev's /dev/block link, else the node
+ * devtmpfs made, named by the device's uevent (an initramfs before udev,
+ * or with none, has only that) */
+static bool dev_path(struct hib_target *t, const char *root, unsigned int maj,
+		     unsigned int min, char *out, size_t cap)
+{
+	char rel[64], buf[4096], path[4096];
+	const char *p, *r = strcmp(root, "/") ? root : "";
+
+	snprintf(rel, sizeof(rel), "dev/block/%u:%u", maj, min);
+	if (exists(root, rel, path, sizeof(path)))
+		return (size_t)snprintf(out, cap, "%s/%s", r, rel) < cap;
+	snprintf(rel, sizeof(rel), "sys/dev/block/%u:%u/uevent", maj, min);
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if (access(path, F_OK))
+		return false;
+	{
+		unsigned char *b;
+		size_t len;
+
+		if (hib_tgt_slurp(t, path, 1u << 16, &b, &len)) {
+			hib_tgt_problem(t, HIB_TIN_BOOT);
+			return false;
+		}
+		p = strstr((char *)b, "DEVNAME=");
+		if (p && (p == (char *)b || p[-1] == '\n')) {
+			snprintf(buf, sizeof(buf), "dev/%.*s", (int)strcspn(p + 8, "\n"), p + 8);
+			free(b);
+			return exists(root, buf, path, sizeof(path)) &&
+			       (size_t)snprintf(out, cap, "%s/%s", r, buf) < cap;
+		}
+		free(b);
+	}
+	return false;
+}
+
+/* resume= as name_to_dev_t()/early_lookup_bdev() take it: a /dev path,
+ * a tag, maj:min, or the hex dev_t */
+static bool resume_arg_path(struct hib_target *t, const char *root, const char *arg,
+			    char *out, size_t cap)
+{
+	const char *r = strcmp(root, "/") ? root : "";
+	unsigned int maj, min;
+	char path[4096], *end;
+	unsigned long v;
+
+	if (!strncmp(arg, "/dev/", 5))
+		return exists(root, arg + 1, path, sizeof(path)) &&
+		       (size_t)snprintf(out, cap, "%s%s", r, arg) < cap;
+	if (!strncmp(arg, "UUID=", 5) || !strncmp(arg, "PARTUUID=", 9) ||
+	    !strncmp(arg, "LABEL=", 6) || !strncmp(arg, "PARTLABEL=", 10)) {
+		char *dev;
+
+		if (r[0])
+			return false;   /* libblkid probes this machine's devices only */
+		dev = blkid_evaluate_tag(arg, NULL, NULL);
+		if (!dev)
+			return false;
+		snprintf(out, cap, "%s", dev);
+		free(dev);
+		return true;
+	}
+	if (sscanf(arg, "%u:%u", &maj, &min) == 2)
+		return dev_path(t, root, maj, min, out, cap);
+	v = strtoul(arg, &end, 16);
+	if (end != arg && !*end && v)   /* new_decode_dev() of the hex number */
+		return dev_path(t, root, (unsigned int)((v & 0xfff00) >> 8),
+				(unsigned int)((v & 0xff) | ((v >> 12) & 0xfff00)), out, cap);
+	return false;
+}
+
+/* Who asked: the process that runs hibimg before it writes /sys/power/resume
+ * (an initramfs script, our guest's init) is the one whose comm the kernel's
+ * "Lockdown: %s: hibernation is restricted" names. */
+static void resume_task(struct hib_target *t, const char *root)
+{
+	char rel[64], buf[64];
+
+	snprintf(rel, sizeof(rel), "proc/%ld/comm", (long)getppid());
+	if (read_line(t, root, rel, buf, sizeof(buf)))
+		snprintf(t->info.resume_task, sizeof(t->info.resume_task), "%.15s", buf);
+}
+
 int hib_target_set_here(struct hib_target *t, const char *root)
 {
 	struct hib_target_info *in = &t->info;
@@ -149,6 +233,16 @@ int hib_target_set_here(struct hib_target *t, const char *root)
 		in->resume_offset = strtoull(buf, NULL, 10);
 		in->have_resume_offset = 1;
 	}
+	{
+		unsigned int maj, min;
+
+		if (!(sscanf(in->resume_dev, "%u:%u", &maj, &min) == 2 && (maj || min) &&
+		      dev_path(t, root, maj, min, in->resume_path, sizeof(in->resume_path))) &&
+		    (!in->resume[0] ||
+		     !resume_arg_path(t, root, in->resume, in->resume_path, sizeof(in->resume_path))))
+			in->resume_path[0] = 0;
+	}
+	resume_task(t, root);
 	if (read_line(t, root, "sys/kernel/security/lockdown", buf, sizeof(buf)))
 		in->lockdown = lockdown_level(buf);
 	else if (exists(root, "sys/kernel/security", path, sizeof(path)))
@@ -186,6 +280,10 @@ int hib_target_set_here(struct hib_target *t, const char *root)
 			snprintf(path, sizeof(path), "%s/sys/firmware/memmap", root);
 			if (hib_target_set_memmap(t, path))
 				{ /* its setter noted why: a problem, not an end */ }
+		} else if ((in->arch == HIB_TARCH_X86_64 || in->arch == HIB_TARCH_I386) &&
+			   exists(root, "dev/kmsg", path, sizeof(path)) &&
+			   hib_memmap_from_log(t, path) == HIB_OK) {
+			/* no CONFIG_FIRMWARE_MEMMAP: the table as the boot printed it */
 		} else if (exists(root, "proc/iomem", path, sizeof(path))) {
 			if (hib_target_set_iomem(t, path))
 				{ /* its setter noted why: a problem, not an end */ }

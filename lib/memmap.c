@@ -12,10 +12,20 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <md5.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#define FROM_KMSG "kernel log (BIOS-e820)"
+
+/* the firmware's table, from sysfs or from the lines the kernel printed */
+static bool firmware_table(const char *from)
+{
+	return from && (!strcmp(from, "firmware memmap") || !strcmp(from, FROM_KMSG));
+}
 
 /* e820_type_to_string(), arch/x86/kernel/e820.c (6.1 and 6.12 alike);
  * E820_TYPE_RESERVED_KERN is also "System RAM" but never in the firmware
@@ -323,6 +333,139 @@ int hib_target_set_iomem(struct hib_target *t, const char *path)
 	return HIB_OK;
 }
 
+/*
+ * The kernel log: e820__memory_setup() prints e820_table as "BIOS-e820:
+ * [mem 0x%016Lx-0x%016Lx] <e820_print_type()>" right after copying it into
+ * e820_table_firmware, the table sysfs exports and the restore record sums
+ * (arch/x86/kernel/e820.c); a kernel without CONFIG_FIRMWARE_MEMMAP has no
+ * other copy of it. Read from /dev/kmsg (one record a read, O_NONBLOCK:
+ * EAGAIN past the last) or any text holding the lines, such as dmesg's.
+ */
+static const struct { const char *word, *name; } e820_words[] = {
+	{ "usable",               "System RAM" },
+	{ "reserved",             "Reserved" },
+	{ "ACPI data",            "ACPI Tables" },
+	{ "ACPI NVS",             "ACPI Non-volatile Storage" },
+	{ "unusable",             "Unusable memory" },
+	{ "persistent (type 7)",  "Persistent Memory" },
+	{ "persistent (type 12)", "Persistent Memory (legacy)" },
+	{ "soft reserved",        "Soft Reserved" },
+};
+
+static int read_log(struct hib_target *t, const char *path, char **text, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	size_t cap = 0, n = 0;
+	char *b = NULL;
+
+	if (fd < 0)
+		return hib_tgt_seterr(t, HIB_ERR_IO, "%s: %s", path, strerror(errno));
+	for (;;) {
+		ssize_t r;
+
+		if (cap - n < 8192 + 1) {
+			char *nb;
+
+			if (cap >= HIB_TGT_TEXT_MAX)
+				break;          /* the boot's first lines are in already */
+			nb = realloc(b, cap + (1u << 20));
+			if (!nb) {
+				free(b);
+				close(fd);
+				return hib_tgt_seterr(t, HIB_ERR_NOMEM, "%s: out of memory", path);
+			}
+			b = nb;
+			cap += 1u << 20;
+		}
+		r = read(fd, b + n, cap - n - 1);
+		if (r > 0) {
+			n += (size_t)r;
+			continue;
+		}
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 && errno == EPIPE)
+			continue;       /* a record overwritten while we read */
+		if (r == 0 || errno == EAGAIN)
+			break;
+		free(b);
+		close(fd);
+		return hib_tgt_seterr(t, HIB_ERR_IO, "%s: %s", path, strerror(errno));
+	}
+	close(fd);
+	if (!b && !(b = malloc(1)))
+		return hib_tgt_seterr(t, HIB_ERR_NOMEM, "%s: out of memory", path);
+	b[n] = 0;
+	*text = b;
+	*len = n;
+	return HIB_OK;
+}
+
+/* The first run of BIOS-e820 lines: false if the log holds none (it has
+ * wrapped since boot, or the kernel is not x86). */
+static int parse_log(struct hib_target *t, const char *path, char *text,
+		     struct mem_build *b, bool *found)
+{
+	char *line, *save = NULL;
+	int rc;
+
+	*found = false;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *p = strstr(line, "BIOS-e820: [mem 0x"), *name = NULL;
+		unsigned long long start, last;
+		char word[32];
+		size_t i;
+		int used = 0;
+
+		if (line[0] == ' ')
+			continue;       /* a /dev/kmsg record's dictionary */
+		if (!p) {
+			if (*found)
+				break;
+			continue;
+		}
+		if (sscanf(p, "BIOS-e820: [mem 0x%llx-0x%llx] %n", &start, &last, &used) != 2 ||
+		    !used || last < start)
+			return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: a BIOS-e820 line not as the kernel prints it: %.80s",
+					      path, p);
+		snprintf(word, sizeof(word), "%s", p + used);
+		word[strcspn(word, "\r")] = 0;
+		for (i = 0; i < sizeof(e820_words) / sizeof(e820_words[0]); i++)
+			if (!strcmp(word, e820_words[i].word))
+				name = e820_words[i].name;
+		/* "type %u": kept as printed, no E820 type, so no checksum */
+		if (!name)
+			name = word;
+		rc = add_range(t, b, start, last, name, strlen(name), path);
+		if (rc)
+			return rc;
+		*found = true;
+	}
+	return HIB_OK;
+}
+
+int hib_memmap_from_log(struct hib_target *t, const char *path)
+{
+	struct mem_build b = { 0 };
+	char *text = NULL;
+	size_t len;
+	bool found = false;
+	int rc = read_log(t, path, &text, &len);
+
+	if (!rc)
+		rc = parse_log(t, path, text, &b, &found);
+	free(text);
+	if (!rc && !found)
+		rc = hib_tgt_seterr(t, HIB_ERR_UNSUPPORTED, "%s: no BIOS-e820 lines (the log wrapped since boot?)",
+				    path);
+	if (rc) {
+		build_free(&b);
+		return rc;
+	}
+	take(t, &b, FROM_KMSG);
+	return HIB_OK;
+}
+
 /* struct e820_table { __u32 nr_entries; struct e820_entry entries[]; } with
  * struct e820_entry { u64 addr; u64 size; u32 type; } __packed, little
  * endian: the bytes compute_e820_crc32() and the MD5 era's digest cover. */
@@ -335,7 +478,7 @@ static void e820_sums(struct hib_target *t)
 	int k;
 
 	t->info.have_e820 = 0;
-	if (strcmp(t->info.mem_from, "firmware memmap"))
+	if (!firmware_table(t->info.mem_from))
 		return;
 	for (i = 0; i < t->n_mem; i++)
 		if (!t->mem[i].e820_type)
@@ -382,7 +525,7 @@ static bool pages_of(uint64_t a, uint64_t b, uint64_t *s, uint64_t *e)
  */
 size_t hib_memmap_ram_pfns(const struct hib_target *t, uint64_t (*r)[2], size_t cap)
 {
-	bool fw = t->info.mem_from && !strcmp(t->info.mem_from, "firmware memmap");
+	bool fw = firmware_table(t->info.mem_from);
 	size_t i, n = 0;
 
 	for (i = 0; i < t->n_mem && n + 2 <= cap; i++) {
@@ -433,7 +576,7 @@ static void ram_pages(struct hib_target *t)
 		return;
 	t->info.physpages = total;
 	t->info.physpages_from = t->info.mem_from;
-	t->info.physpages_exact = !strcmp(t->info.mem_from, "firmware memmap") ||
+	t->info.physpages_exact = firmware_table(t->info.mem_from) ||
 				  t->info.arch == HIB_TARCH_X86_64 || t->info.arch == HIB_TARCH_I386;
 }
 

@@ -61,6 +61,9 @@ HIB_HIDDEN int hib_unpack(struct hib_target *t, const char *what,
 HIB_HIDDEN int hib_kconfig_take(struct hib_target *t, char *text, size_t len,
 				const char *from, const char *what);
 
+/* memmap.c: the firmware table from the kernel's BIOS-e820 lines (a
+ * /dev/kmsg or a log's text); HIB_ERR_NOT_FOUND where it has none */
+HIB_HIDDEN int hib_memmap_from_log(struct hib_target *t, const char *path);
 /* memmap.c: the derived facts once mem[] is set */
 HIB_HIDDEN void hib_memmap_derive(struct hib_target *t);
 /* the target's RAM as [first, end) PFNs the kernel counts (4K pages), at

@@ -171,26 +171,6 @@ static void verdict_line(const struct hib_check_result *res)
 	}
 }
 
-/* --here without a spec: the area /sys/power/resume names */
-static char *configured_area(uint64_t *offset)
-{
-	struct hib_found_list *l;
-	const struct hib_found *f;
-	char *path = NULL;
-	size_t i;
-
-	if (hib_discover(&l))
-		return NULL;
-	for (i = 0; (f = hib_found_get(l, i)); i++)
-		if (f->configured) {
-			path = strdup(f->path);
-			*offset = f->resume_offset;
-			break;
-		}
-	hib_discover_free(l);
-	return path;
-}
-
 int cmd_check(int argc, char **argv)
 {
 	struct cli cl = {
@@ -235,21 +215,14 @@ int cmd_check(int argc, char **argv)
 	if (cl.out.list_columns)
 		return out_table_print(check_table(&cl.out)) ? EXIT_IOERR : EXIT_INTACT;
 	offset = cl.resume_offset;
-	if (optind == argc && here && strcmp(root, "/")) {
-		warnx_("no image given (--sysroot does not find this machine's resume area)");
-		errtryhelp("check");
-	} else if (optind == argc && here) {
-		spec = configured_area(&offset);
-		if (!spec)
-			die_(EXIT_USAGE, "no spec given, and /sys/power/resume names no area");
-	} else if (optind + 1 != argc) {
+	if (optind + 1 < argc || (optind == argc && !here)) {
 		warnx_(optind == argc ? "no image given" : "too many arguments");
 		errtryhelp("check");
-	} else {
-		spec = strdup(argv[optind]);
 	}
-	if (!spec)
-		die_(EXIT_IOERR, "out of memory");
+	if (optind == argc && strcmp(root, "/")) {
+		warnx_("no image given (--sysroot does not find that machine's resume area)");
+		errtryhelp("check");
+	}
 	if (memmap && iomem)
 		die_(EXIT_USAGE, "--memmap and --iomem exclude each other");
 
@@ -274,6 +247,25 @@ int cmd_check(int argc, char **argv)
 	if (here && hib_target_set_here(t, root))
 		die_(EXIT_IOERR, "%s: %s", strcmp(root, "/") ? "--sysroot" : "--here",
 		     hib_target_error(t));
+	/* --here: the boot's resume_offset (command line, else sysfs) is where
+	 * it looks, on the spec as on the area it names, unless -R says */
+	if (here && !cl.resume_offset_set && hib_target_info(t)->have_resume_offset)
+		offset = hib_target_info(t)->resume_offset;
+	if (optind < argc) {
+		spec = strdup(argv[optind]);
+	} else {
+		/* --here without a spec: the area this boot resumes from */
+		const struct hib_target_info *in = hib_target_info(t);
+
+		if (!in->resume_path[0] && in->resume[0])
+			die_(EXIT_USAGE, "no spec given, /sys/power/resume names no area and resume=%s names no device here",
+			     in->resume);
+		if (!in->resume_path[0])
+			die_(EXIT_USAGE, "no spec given, and neither /sys/power/resume nor resume= names an area");
+		spec = strdup(in->resume_path);
+	}
+	if (!spec)
+		die_(EXIT_IOERR, "out of memory");
 
 	img = open_image(spec, offset);
 	co.threads = cl.threads;

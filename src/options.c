@@ -202,6 +202,7 @@ int cli_getopt(struct cli *c, int argc, char **argv)
 			continue;
 		case 'R':
 			c->resume_offset = parse_u64(optarg, "resume offset");
+			c->resume_offset_set = 1;
 			continue;
 		case 'O': c->outfile = optarg; continue;
 		case 'f': c->force = 1; continue;

@@ -52,6 +52,7 @@ struct cli {
 	struct out_opts out;
 	unsigned int threads;       /* 0: the command's default */
 	uint64_t resume_offset;
+	int resume_offset_set;      /* -R given: it wins over the machine's */
 	int quiet, verbose, force, device;
 	const char *outfile;
 };

@@ -17,6 +17,10 @@ static void available(struct chk_ctx *c)
 	const struct hib_target_info *tin = c->tin;
 	const char *hib = hib_target_config(c->t, "CONFIG_HIBERNATION");
 	struct chk_item *it = chk_add(c, "hibernation", STAGE_AVAILABLE, false);
+	const char *lsm = hib_target_config(c->t, "CONFIG_SECURITY_LOCKDOWN_LSM");
+	/* a kernel built without the lockdown LSM has no lockdown to be in
+	 * (the fixtures' kernels: no securityfs either) */
+	int lockdown = tin->lockdown < 0 && lsm && strcmp(lsm, "y") ? 0 : tin->lockdown;
 	char unknown[160] = "";
 
 	if (hib && strcmp(hib, "y")) {
@@ -34,11 +38,20 @@ static void available(struct chk_ctx *c)
 			"noresume on the command line: software_resume() returns at once, silently");
 		return;
 	}
-	if (tin->lockdown > 0) {
+	if (lockdown > 0) {
+		/* lockdown_is_locked_down() names current->comm: the boot's
+		 * late initcall runs as swapper/0; on the running machine the
+		 * boot's attempt is over and the next is the write to
+		 * /sys/power/resume by whoever ran us */
+		const char *task = tin->running_kernel && tin->resume_task[0] ?
+				   tin->resume_task : "swapper/0";
+
 		chk_set(it, HIB_CHECK_FAIL,
-			"kernel lockdown (%s) refuses hibernation: hibernation_available() is false (the message names the task that asked: swapper/0 for resume= at boot)",
-			tin->lockdown == 2 ? "confidentiality" : "integrity");
-		chk_message(it, "Lockdown: swapper/0: hibernation is restricted; see man kernel_lockdown.7");
+			"kernel lockdown (%s) refuses hibernation: hibernation_available() is false (the message names the task that asked: %s)",
+			tin->lockdown == 2 ? "confidentiality" : "integrity",
+			task == tin->resume_task ? "the one that writes /sys/power/resume, taken to be the one that ran hibimg" :
+			"swapper/0 for resume= at boot");
+		chk_message(it, "Lockdown: %s: hibernation is restricted; see man kernel_lockdown.7", task);
 		return;
 	}
 	if (!hib)
@@ -46,7 +59,7 @@ static void available(struct chk_ctx *c)
 	if (!tin->have_cmdline)
 		snprintf(unknown + strlen(unknown), sizeof(unknown) - strlen(unknown), "%s%s",
 			 unknown[0] ? ", " : "", "the command line (noresume)");
-	if (tin->lockdown < 0)
+	if (lockdown < 0)
 		snprintf(unknown + strlen(unknown), sizeof(unknown) - strlen(unknown), "%s%s",
 			 unknown[0] ? ", " : "", "the lockdown state");
 	if (unknown[0]) {
@@ -54,7 +67,8 @@ static void available(struct chk_ctx *c)
 		chk_missing(it, "the boot's command line and lockdown state (read on the machine)");
 		return;
 	}
-	chk_set(it, HIB_CHECK_PASS, "CONFIG_HIBERNATION=y; no noresume or nohibernate; lockdown none");
+	chk_set(it, HIB_CHECK_PASS, "CONFIG_HIBERNATION=y; no noresume or nohibernate; lockdown none%s",
+		tin->lockdown < 0 ? " (no CONFIG_SECURITY_LOCKDOWN_LSM)" : "");
 }
 
 /* swsusp_check(): -EINVAL where no S1SUSPEND is found. Its "Image not

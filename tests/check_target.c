@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static void mkdirs(const char *rel)
 {
@@ -548,6 +549,197 @@ START_TEST(here_tree)
 }
 END_TEST
 
+/* The state check-doctor's live guests found (fixtures/guest/init,
+ * hibimg.here=1): an initramfs with devtmpfs and no udev, so no
+ * /dev/block links; resume= on the command line while /sys/power/resume
+ * still reads 0:0 (the disk's driver loaded after the late initcall); no
+ * /sys/firmware/memmap (kernels without CONFIG_FIRMWARE_MEMMAP), the
+ * firmware table only in the kernel's log; the shell that runs hibimg and
+ * then writes /sys/power/resume. */
+START_TEST(here_live_guest)
+{
+	static const struct { const char *resume, *sysfs, *want; } areas[] = {
+		{ "/dev/vda", "0:0", "/dev/vda" },
+		{ "254:0", "0:0", "/dev/vda" },         /* DEVNAME= of its uevent */
+		{ "fe00", "0:0", "/dev/vda" },          /* new_decode_dev(0xfe00) */
+		{ "/dev/vdb", "0:0", "" },              /* not there */
+		{ "UUID=1234", "0:0", "" },             /* a tag: libblkid, "/" only */
+		{ "/dev/vdb", "254:0", "/dev/vda" },    /* sysfs wins: it is what the kernel took */
+	};
+	struct hib_target *t, *ref;
+	const struct hib_target_info *in;
+	char rel[64], log[1024], cmd[2048], mm[1024], want[1200];
+	size_t i, k;
+
+	mk_tmpdir();
+	mkdirs("proc/sys/kernel");
+	mkdirs("sys/power");
+	mkdirs("sys/dev/block/254:0");
+	mkdirs("dev");
+	put("proc/sys/kernel/osrelease", "6.12.117-hibimg\n");
+	put("proc/sys/kernel/arch", "x86_64\n");
+	put("sys/dev/block/254:0/uevent", "MAJOR=254\nMINOR=0\nDEVNAME=vda\nDEVTYPE=disk\n");
+	put("dev/vda", "");
+	snprintf(rel, sizeof(rel), "proc/%ld", (long)getppid());
+	mkdirs(rel);
+	snprintf(rel, sizeof(rel), "proc/%ld/comm", (long)getppid());
+	put(rel, "init.hibimg\n");
+	for (i = 0; i < sizeof(areas) / sizeof(areas[0]); i++) {
+		char line[256];
+
+		snprintf(line, sizeof(line), "console=ttyS0 resume=%s resume_offset=0 hibimg.here=1\n",
+			 areas[i].resume);
+		put("proc/cmdline", line);
+		snprintf(line, sizeof(line), "%s\n", areas[i].sysfs);
+		put("sys/power/resume", line);
+		t = hib_target_new();
+		ck_assert_int_eq(hib_target_set_here(t, tmpdir), HIB_OK);
+		in = hib_target_info(t);
+		if (areas[i].want[0])
+			snprintf(want, sizeof(want), "%s%s", tmpdir, areas[i].want);
+		else
+			want[0] = 0;
+		ck_assert_msg(!strcmp(in->resume_path, want), "case %zu: '%s', not '%s'", i,
+			      in->resume_path, want);
+		ck_assert_str_eq(in->resume_task, "init.hibimg");
+		hib_target_free(t);
+	}
+	/* udev's link, where there is one, names the same device */
+	mkdirs("dev/block");
+	put("dev/block/254:0", "");
+	t = hib_target_new();
+	ck_assert_int_eq(hib_target_set_here(t, tmpdir), HIB_OK);
+	snprintf(want, sizeof(want), "%s/dev/block/254:0", tmpdir);
+	ck_assert_str_eq(hib_target_info(t)->resume_path, want);
+	hib_target_free(t);
+
+	/* the firmware table from the kernel log: the BIOS-e820 lines of the
+	 * 96M boot give the entries the guest's sysfs copy holds, and the
+	 * CRC-32 fixtures/README.md records for it (= k612-lzo-full's e820_check) */
+	fixture_src(log, sizeof(log), "memmap/96M", "log");
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s/dev/kmsg'", log, tmpdir);
+	ck_assert_int_eq(system(cmd), 0);
+	t = hib_target_new();
+	ck_assert_int_eq(hib_target_set_here(t, tmpdir), HIB_OK);
+	in = hib_target_info(t);
+	ck_assert_str_eq(in->mem_from, "kernel log (BIOS-e820)");
+	ck_assert_int_eq(in->have_e820, 1);
+	ck_assert_uint_eq(in->e820_crc32, 0x21b12a26u);
+	ref = hib_target_new();
+	snprintf(mm, sizeof(mm), "%s/fixtures/memmap/96M", getenv("top_srcdir"));
+	ck_assert_int_eq(hib_target_set_memmap(ref, mm), HIB_OK);
+	ck_assert_uint_eq(in->mem_ranges, hib_target_info(ref)->mem_ranges);
+	for (k = 0; k < in->mem_ranges; k++) {
+		const struct hib_mem_range *a = hib_target_mem_range(t, k), *b = hib_target_mem_range(ref, k);
+
+		ck_assert_uint_eq(a->start, b->start);
+		ck_assert_uint_eq(a->end, b->end);
+		ck_assert_str_eq(a->type, b->type);
+	}
+	ck_assert_uint_eq(in->e820_crc32, hib_target_info(ref)->e820_crc32);
+	hib_target_free(ref);
+	hib_target_free(t);
+
+	/* /dev/kmsg's own records: "prio,seq,usec,flags;text", a dictionary
+	 * line after; the run of BIOS-e820 lines ends at the first other one */
+	put("dev/kmsg", "6,0,0,-;Linux version 6.12.117-hibimg\n"
+	    "6,1,0,-;BIOS-e820: [mem 0x0000000000000000-0x000000000009fbff] usable\n"
+	    " SUBSYSTEM=none\n"
+	    "6,2,0,-;BIOS-e820: [mem 0x000000000009fc00-0x000000000009ffff] reserved\n"
+	    "6,3,0,-;BIOS-e820: [mem 0x0000000000100000-0x0000000003fdcfff] usable\n"
+	    "6,4,0,-;NX (Execute Disable) protection: active\n"
+	    "6,5,0,-;BIOS-e820: [mem 0x00000000fffc0000-0x00000000ffffffff] reserved\n");
+	t = hib_target_new();
+	ck_assert_int_eq(hib_target_set_here(t, tmpdir), HIB_OK);
+	in = hib_target_info(t);
+	ck_assert_str_eq(in->mem_from, "kernel log (BIOS-e820)");
+	ck_assert_uint_eq(in->mem_ranges, 3);
+	ck_assert_str_eq(hib_target_mem_range(t, 1)->type, "Reserved");
+	ck_assert_uint_eq(hib_target_mem_range(t, 2)->end, 0x3fdcfff);
+	hib_target_free(t);
+	/* a log that wrapped since boot: /proc/iomem, as before */
+	put("dev/kmsg", "6,900,0,-;random: crng init done\n");
+	put("proc/iomem", iomem_64m);
+	t = hib_target_new();
+	ck_assert_int_eq(hib_target_set_here(t, tmpdir), HIB_OK);
+	ck_assert_str_eq(hib_target_info(t)->mem_from, "/proc/iomem");
+	ck_assert_int_eq(hib_target_info(t)->have_e820, 0);
+	hib_target_free(t);
+	/* a line cut short: a problem-free fallback too, never a half table */
+	put("dev/kmsg", "6,1,0,-;BIOS-e820: [mem 0x0000000000000000-\n");
+	t = hib_target_new();
+	ck_assert_int_eq(hib_target_set_here(t, tmpdir), HIB_OK);
+	ck_assert_str_eq(hib_target_info(t)->mem_from, "/proc/iomem");
+	hib_target_free(t);
+	rm_tmpdir();
+}
+END_TEST
+
+/* Lockdown names the task that asked (lockdown_is_locked_down(): "Lockdown:
+ * %s: %s is restricted", current->comm): swapper/0 for the boot's late
+ * initcall, the writer of /sys/power/resume on the running machine. The
+ * 6.1 and 6.12 stock kernels printed both lines in check-doctor's
+ * stock-lockdown cases. */
+START_TEST(here_lockdown_task)
+{
+	struct hib_check_result *res;
+	struct hib_target *t;
+	struct hib_image *img;
+	char path[1024], rel[64];
+	int live;
+
+	fixture_img(path, sizeof(path), "k612-lzo");
+	for (live = 0; live < 2; live++) {
+		mk_tmpdir();
+		mkdirs("proc/sys/kernel");
+		mkdirs("sys/kernel/security");
+		put("proc/cmdline", "console=ttyS0 lockdown=integrity\n");
+		put("sys/kernel/security/lockdown", "none [integrity] confidentiality\n");
+		if (live) {
+			put("proc/sys/kernel/osrelease", "6.12.117-hibimg\n");
+			snprintf(rel, sizeof(rel), "proc/%ld", (long)getppid());
+			mkdirs(rel);
+			snprintf(rel, sizeof(rel), "proc/%ld/comm", (long)getppid());
+			put(rel, "init.hibimg\n");
+		}
+		t = hib_target_new();
+		ck_assert_int_eq(hib_target_set_here(t, tmpdir), HIB_OK);
+		img = hib_image_new();
+		ck_assert_int_eq(hib_image_open(img, path), HIB_OK);
+		ck_assert_int_eq(hib_check(img, t, NULL, &res), HIB_OK);
+		ck_assert_int_eq(hib_check_verdict(res), HIB_VERDICT_NO_RESUME);
+		ck_assert_str_eq(hib_check_message(res), live ?
+				 "Lockdown: init.hibimg: hibernation is restricted; see man kernel_lockdown.7" :
+				 "Lockdown: swapper/0: hibernation is restricted; see man kernel_lockdown.7");
+		hib_check_free(res);
+		hib_image_free(img);
+		hib_target_free(t);
+		rm_tmpdir();
+	}
+	/* no securityfs, and a kernel without the lockdown LSM: none to be in */
+	mk_tmpdir();
+	mkdirs("proc/sys/kernel");
+	mkdirs("boot");
+	put("proc/cmdline", "console=ttyS0\n");
+	put("proc/sys/kernel/osrelease", "6.12.117-hibimg\n");
+	put("boot/config-6.12.117-hibimg", "CONFIG_HIBERNATION=y\n# CONFIG_SECURITY is not set\n");
+	t = hib_target_new();
+	ck_assert_int_eq(hib_target_set_here(t, tmpdir), HIB_OK);
+	ck_assert_int_eq(hib_target_info(t)->lockdown, -1);
+	img = hib_image_new();
+	ck_assert_int_eq(hib_image_open(img, path), HIB_OK);
+	ck_assert_int_eq(hib_check(img, t, NULL, &res), HIB_OK);
+	for (live = 0; strcmp(hib_check_get(res, (size_t)live)->name, "hibernation"); live++)
+		;
+	ck_assert_int_eq(hib_check_get(res, (size_t)live)->status, HIB_CHECK_PASS);
+	ck_assert(strstr(hib_check_get(res, (size_t)live)->detail, "no CONFIG_SECURITY_LOCKDOWN_LSM") != NULL);
+	hib_check_free(res);
+	hib_image_free(img);
+	hib_target_free(t);
+	rm_tmpdir();
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("target");
@@ -571,6 +763,8 @@ static Suite *suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("here");
 	tcase_add_test(tc, here_tree);
+	tcase_add_test(tc, here_live_guest);
+	tcase_add_test(tc, here_lockdown_task);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("efivar");
 	tcase_add_test(tc, efivar_systemd_object);

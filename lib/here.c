@@ -242,7 +242,8 @@ int hib_target_set_here(struct hib_target *t, const char *root)
 		     !resume_arg_path(t, root, in->resume, in->resume_path, sizeof(in->resume_path))))
 			in->resume_path[0] = 0;
 	}
-	resume_task(t, root);
+	if (!t->kernel_set)     /* --kernel: another kernel boots next */
+		resume_task(t, root);
 	if (read_line(t, root, "sys/kernel/security/lockdown", buf, sizeof(buf)))
 		in->lockdown = lockdown_level(buf);
 	else if (exists(root, "sys/kernel/security", path, sizeof(path)))
@@ -312,9 +313,12 @@ int hib_target_set_here(struct hib_target *t, const char *root)
 			{ /* its setter noted why: a problem, not an end */ }
 		snprintf(buf, sizeof(buf), "boot/vmlinuz-%s", rel);
 		if (!t->kernel_set && exists(root, buf, path, sizeof(path)) &&
-		    hib_target_set_kernel(t, path) == HIB_OK && in->physpages_from &&
-		    !strcmp(in->physpages_from, "/proc/zoneinfo") && strcmp(in->release, rel))
-			in->physpages_exact = 0;
+		    hib_target_set_kernel(t, path) == HIB_OK) {
+			if (!strcmp(in->release, rel))
+				in->running_kernel = 1;   /* the file of the kernel that runs */
+			else if (in->physpages_from && !strcmp(in->physpages_from, "/proc/zoneinfo"))
+				in->physpages_exact = 0;
+		}
 	}
 	hib_memmap_derive(t);
 	return HIB_OK;

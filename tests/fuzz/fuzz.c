@@ -27,7 +27,9 @@
  *   memmap      a firmware memmap copy: the bytes split at NULs into
  *               start, end, type of entries 0, 1, ...; the same bytes as
  *               /proc/iomem, as a FACS, as a HibernateLocation efivar
- *               and as an os-release
+ *               and as an os-release; and as the /dev/kmsg and
+ *               /proc/cmdline of a --here tree (the BIOS-e820 lines,
+ *               resume= resolved under the root)
  *
  * A fuzzer binary is built per harness with -DHARNESS=\"name\". The same
  * file builds a replay driver (-DREPLAY_MAIN) for the default test suite:
@@ -128,6 +130,50 @@ static void clear_memmap(const char *dir)
 	rmdir(dir);
 }
 
+static void put_file(const char *dir, const char *rel, const void *b, size_t len)
+{
+	char p[256];
+	FILE *fh;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, rel);
+	fh = fopen(p, "wb");
+	if (!fh || fwrite(b, 1, len, fh) != len || fclose(fh))
+		abort();
+}
+
+/* an x86 machine's tree for hib_target_set_here(): the bytes as its
+ * kernel log and its command line */
+static void run_here_tree(const char *dir, const uint8_t *data, size_t size)
+{
+	static const char *const dirs[] = { "", "/proc", "/proc/sys", "/proc/sys/kernel", "/dev" };
+	static const char *const files[] = { "proc/sys/kernel/osrelease", "proc/sys/kernel/arch",
+					     "dev/kmsg", "proc/cmdline" };
+	struct hib_target *t = hib_target_new();
+	char p[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(p, sizeof(p), "%s%s", dir, dirs[i]);
+		if (mkdir(p, 0700))
+			abort();
+	}
+	put_file(dir, files[0], "6.12.117-hibimg\n", 16);
+	put_file(dir, files[1], "x86_64\n", 7);
+	put_file(dir, files[2], data, size);
+	put_file(dir, files[3], data, size);
+	if (hib_target_set_here(t, dir) == 0)
+		(void)hib_target_info(t)->e820_crc32;
+	hib_target_free(t);
+	for (i = sizeof(files) / sizeof(files[0]); i-- > 0;) {
+		snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
+		unlink(p);
+	}
+	for (i = sizeof(dirs) / sizeof(dirs[0]); i-- > 0;) {
+		snprintf(p, sizeof(p), "%s%s", dir, dirs[i]);
+		rmdir(p);
+	}
+}
+
 static void run_memmap(const uint8_t *data, size_t size)
 {
 	struct hib_target *t = hib_target_new();
@@ -168,6 +214,7 @@ static void run_memmap(const uint8_t *data, size_t size)
 	if (hib_target_set_os_release(t, mempath) == 0)
 		(void)hib_target_info(t)->os_id[0];
 	hib_target_free(t);
+	run_here_tree(dir, data, size);
 }
 
 /* The harnesses that take the fuzzer's bytes as the whole area. */

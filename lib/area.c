@@ -41,7 +41,7 @@ int hib_pread(struct hib_image *img, void *buf, size_t len, uint64_t off,
 				  img->path, img->devsize);
 	while (done < len) {
 		ssize_t n = pread(img->fd, (char *)buf + done, len - done,
-				  (off_t)(off + done));
+				  (off_t)(img->base + off + done));
 		if (n < 0) {
 			int e = errno;
 			uint64_t at = off + done;
@@ -58,7 +58,7 @@ int hib_pread(struct hib_image *img, void *buf, size_t len, uint64_t off,
 					size_t l = off + len - p < HIB_MIN_PS ?
 						   (size_t)(off + len - p) : HIB_MIN_PS;
 
-					if (pread(img->fd, page, l, (off_t)p) < 0) {
+					if (pread(img->fd, page, l, (off_t)(img->base + p)) < 0) {
 						e = errno;
 						at = p;
 						break;

@@ -97,6 +97,8 @@ int hib_header_probe(struct hib_image *img)
 		enum hib_kind kind;
 		bool swap;
 
+		if (img->only_ps && ps != img->only_ps)
+			continue;
 		if (img->resume_offset > UINT64_MAX / ps)
 			break;
 		base = img->resume_offset * ps;

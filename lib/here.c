@@ -215,15 +215,12 @@ static void resume_task(struct hib_target *t, const char *root)
 		snprintf(t->info.resume_task, sizeof(t->info.resume_task), "%.15s", buf);
 }
 
-int hib_target_set_here(struct hib_target *t, const char *root)
+void hib_here_boot(struct hib_target *t, const char *root)
 {
 	struct hib_target_info *in = &t->info;
-	char buf[4096], path[4096], rel[65] = "", ver[65] = "";
-	struct stat st;
-	uint64_t pages;
+	unsigned int maj, min;
+	char buf[4096];
 
-	if (stat(root, &st) || !S_ISDIR(st.st_mode))
-		return hib_tgt_seterr(t, HIB_ERR_IO, "%s: not a directory", root);
 	if (read_line(t, root, "proc/cmdline", buf, sizeof(buf)))
 		parse_cmdline(in, buf);
 	if (read_line(t, root, "sys/power/resume", buf, sizeof(buf)))
@@ -233,15 +230,23 @@ int hib_target_set_here(struct hib_target *t, const char *root)
 		in->resume_offset = strtoull(buf, NULL, 10);
 		in->have_resume_offset = 1;
 	}
-	{
-		unsigned int maj, min;
+	if (!(sscanf(in->resume_dev, "%u:%u", &maj, &min) == 2 && (maj || min) &&
+	      dev_path(t, root, maj, min, in->resume_path, sizeof(in->resume_path))) &&
+	    (!in->resume[0] ||
+	     !resume_arg_path(t, root, in->resume, in->resume_path, sizeof(in->resume_path))))
+		in->resume_path[0] = 0;
+}
 
-		if (!(sscanf(in->resume_dev, "%u:%u", &maj, &min) == 2 && (maj || min) &&
-		      dev_path(t, root, maj, min, in->resume_path, sizeof(in->resume_path))) &&
-		    (!in->resume[0] ||
-		     !resume_arg_path(t, root, in->resume, in->resume_path, sizeof(in->resume_path))))
-			in->resume_path[0] = 0;
-	}
+int hib_target_set_here(struct hib_target *t, const char *root)
+{
+	struct hib_target_info *in = &t->info;
+	char buf[4096], path[4096], rel[65] = "", ver[65] = "";
+	struct stat st;
+	uint64_t pages;
+
+	if (stat(root, &st) || !S_ISDIR(st.st_mode))
+		return hib_tgt_seterr(t, HIB_ERR_IO, "%s: not a directory", root);
+	hib_here_boot(t, root);
 	if (!t->kernel_set)     /* --kernel: another kernel boots next */
 		resume_task(t, root);
 	if (read_line(t, root, "sys/kernel/security/lockdown", buf, sizeof(buf)))

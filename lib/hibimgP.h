@@ -89,6 +89,9 @@ struct hib_image {
 	void *progress_arg;
 	char *path;
 	int fd;
+	uint64_t base;              /* the area starts here in fd (find.c: a
+				     * partition of a disk image); 0 otherwise */
+	unsigned int only_ps;       /* find.c: probe this page size alone */
 	uint64_t resume_offset;
 	uint64_t devsize;
 	uint64_t devpages;          /* devsize / ps */
@@ -96,6 +99,8 @@ struct hib_image {
 
 	bool opened;
 	const char *compressor;     /* a compressed file, refused by name (probe.c) */
+	bool have_fs;               /* no signature, but libblkid sees a file system */
+	char fs_type[32], fs_uuid[64];
 	const struct hib_container *ct;   /* from the signature (probe.c) */
 	bool allow_spent;           /* read what a resume attempt left */
 	struct hib_header hdr;
@@ -185,6 +190,32 @@ HIB_HIDDEN int hib_header_probe(struct hib_image *img);
 /* probe.c: HIB_ERR_UNSUPPORTED, naming the compressor, when the input is a
  * compressed file; HIB_OK otherwise. */
 HIB_HIDDEN int hib_probe_compressed(struct hib_image *img);
+/* probe.c: an input with no signature: the file system libblkid sees in
+ * it, kept on the handle for the refusal and hib_image_fs_type(). */
+HIB_HIDDEN void hib_probe_filesystem(struct hib_image *img);
+
+/* fsprobe.c: what libblkid sees in bytes off..off+size of fd. Strings
+ * are "" where it says nothing. */
+struct hib_fs {
+	char type[32];              /* "ext4", "swap", "swsuspend", ... */
+	char uuid[64];
+	char label[64];
+};
+HIB_HIDDEN bool hib_fs_probe(int fd, uint64_t off, uint64_t size, struct hib_fs *fs);
+/* The partitions of a disk (image) of size bytes, in bytes; none when it
+ * has no partition table. *v is freed with free(). */
+struct hib_part {
+	uint64_t start, size;
+	int partno;
+	bool container;             /* an extended partition: holds others */
+};
+HIB_HIDDEN int hib_fs_partitions(int fd, uint64_t size, struct hib_part **v, size_t *n);
+
+/* image.c: img (fresh) reads bytes base..base+size of from's input as its
+ * own area, its resume page at img->resume_offset in pages of
+ * img->only_ps, a spent area allowed: what find.c opens at each find. */
+HIB_HIDDEN int hib_image_open_area(struct hib_image *img, const struct hib_image *from,
+				   uint64_t base, uint64_t size);
 
 /* area.c: why device page v cannot belong to the image, or NULL. */
 HIB_HIDDEN const char *hib_bad_page(const struct hib_image *img, uint64_t v);

@@ -152,6 +152,29 @@ static int attach(struct hib_image *img)
 	rc = hib_header_probe(img);
 	if (rc == HIB_OK && img->hdr.kind == HIB_KIND_UNKNOWN)
 		rc = hib_probe_compressed(img);
+	if (rc == HIB_OK && img->hdr.kind == HIB_KIND_UNKNOWN)
+		hib_probe_filesystem(img);
+	if (rc == HIB_OK)
+		img->opened = true;
+	return rc;
+}
+
+int hib_image_open_area(struct hib_image *img, const struct hib_image *from,
+			uint64_t base, uint64_t size)
+{
+	int rc;
+
+	img->path = strdup(from->path);
+	if (!img->path)
+		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	img->fd = fcntl(from->fd, F_DUPFD_CLOEXEC, 3);
+	if (img->fd < 0)
+		return hib_seterr(img, HIB_ERR_IO, "cannot use %s: %s",
+				  img->path, strerror(errno));
+	img->base = base;
+	img->devsize = size;
+	img->allow_spent = true;
+	rc = hib_header_probe(img);
 	if (rc == HIB_OK)
 		img->opened = true;
 	return rc;

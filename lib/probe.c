@@ -94,6 +94,31 @@ const char *hib_image_compressor(const struct hib_image *img)
 	return img->compressor;
 }
 
+/* A disk image of a file system is what people try first when the image
+ * is in a swap file on it: name the file system, so the refusal can say
+ * that the resume page is elsewhere (at the swap file's resume_offset). */
+void hib_probe_filesystem(struct hib_image *img)
+{
+	struct hib_fs fs;
+
+	img->have_fs = false;
+	if (!hib_fs_probe(img->fd, img->base, img->devsize, &fs))
+		return;
+	img->have_fs = true;
+	snprintf(img->fs_type, sizeof(img->fs_type), "%s", fs.type);
+	snprintf(img->fs_uuid, sizeof(img->fs_uuid), "%s", fs.uuid);
+}
+
+const char *hib_image_fs_type(const struct hib_image *img)
+{
+	return img->opened && img->have_fs ? img->fs_type : NULL;
+}
+
+const char *hib_image_fs_uuid(const struct hib_image *img)
+{
+	return img->opened && img->have_fs && img->fs_uuid[0] ? img->fs_uuid : NULL;
+}
+
 const char *hib_kind_name(enum hib_kind kind)
 {
 	switch (kind) {
@@ -139,6 +164,14 @@ static int refuse(struct hib_image *img)
 		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
 				  "%s: plain swap area, no hibernation image", img->path);
 	case HIB_KIND_UNKNOWN:
+		if (img->have_fs)
+			return hib_seterr(img, HIB_ERR_UNSUPPORTED,
+					  "%s: not a hibernation image: libblkid finds a%s %s file system%s%s%s, and no swap or hibernation signature ends page %" PRIu64 "; an image in a swap file on it starts at the file's resume_offset",
+					  img->path,
+					  strchr("aeiouAEIOU", img->fs_type[0]) ? "n" : "",
+					  img->fs_type, img->fs_uuid[0] ? " (UUID " : "",
+					  img->fs_uuid, img->fs_uuid[0] ? ")" : "",
+					  img->resume_offset);
 		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
 				  "%s: not a hibernation image (no swap or hibernation signature at the end of page %" PRIu64 ")",
 				  img->path, img->resume_offset);

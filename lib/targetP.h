@@ -36,6 +36,10 @@ HIB_HIDDEN int hib_tgt_seterr(struct hib_target *t, int code, const char *fmt, .
 	__attribute__((format(printf, 3, 4)));
 /* Keeps the current error as a problem with input which: given, not used. */
 HIB_HIDDEN void hib_tgt_problem(struct hib_target *t, enum hib_tin which);
+/* here.c: the boot's resume settings under root: /proc/cmdline (resume=,
+ * resume_offset=, noresume, ...), /sys/power/resume and resume_offset;
+ * what discover.c reads too, so both read them alike. */
+HIB_HIDDEN void hib_here_boot(struct hib_target *t, const char *root);
 /* The whole of path, NUL-terminated (not counted in *len), at most max
  * bytes; the error names the file. */
 HIB_HIDDEN int hib_tgt_slurp(struct hib_target *t, const char *path, size_t max,

@@ -55,7 +55,16 @@ static int describe(struct out_rec *r, const char *spec, uint64_t offset, int sc
 				    hib_image_error(img));
 		goto out;
 	}
-	/* Describing a swap area or a foreign image is a success. */
+	/* Describing a swap area or a foreign image is a success; a file
+	 * system is named, with where its swap file's image would be. */
+	if (hib_image_fs_type(img)) {
+		out_rec_add(r, "fs-type", "file system (libblkid)", OUT_STR, "%s",
+			    hib_image_fs_type(img));
+		if (hib_image_fs_uuid(img))
+			out_rec_add(r, "fs-uuid", "file system UUID", OUT_STR, "%s",
+				    hib_image_fs_uuid(img));
+		out_rec_add(r, "hint", "hint", OUT_STR, "%s", input_hint(img));
+	}
 	if (hib_image_content(img) == HIB_CONTENT_NONE)
 		goto out;
 	rc = hib_image_load(img);

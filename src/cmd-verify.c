@@ -200,10 +200,11 @@ static int verify_one(struct out_rec *r, const char *spec, const struct cli *cl,
 		checksum_section(r, img, &p);
 	}
 	if (rc)
-		warnx_("%s%s%s: %s%s", several ? hib_image_path(img) : "", several ? ": " : "",
+		warnx_("%s%s%s: %s%s%s%s", several ? hib_image_path(img) : "", several ? ": " : "",
 		       exit_name(status), hib_image_error(img),
 		       h->kind == HIB_KIND_SPENT && !spent ?
-		       " (--spent reads what is left)" : "");
+		       " (--spent reads what is left)" : "",
+		       *input_hint(img) ? ": " : "", input_hint(img));
 	hib_reader_free(rd);
 	hib_image_free(img);
 	return status;

@@ -45,6 +45,24 @@ const char *input_error(const struct hib_image *img)
 	return img == last.img ? last.msg : hib_image_error(img);
 }
 
+static const char *shell_word(const char *s, char *buf, size_t cap);
+
+const char *input_hint(const struct hib_image *img)
+{
+	static char hint[1024];
+	const struct hib_header *h = hib_image_header(img);
+	char q[512];
+	const char *w;
+
+	if (!h || h->kind != HIB_KIND_UNKNOWN || !hib_image_fs_type(img))
+		return "";
+	w = shell_word(hib_image_path(img), q, sizeof(q));
+	snprintf(hint, sizeof(hint),
+		 "'hibimg find %s' lists the resume pages on it and their resume_offset; then 'hibimg %s -R <resume_offset> %s'",
+		 w, cli_command ? cli_command : "info", w);
+	return hint;
+}
+
 /* A path as a shell reads it back: bare when it is plain, else quoted. */
 static const char *shell_word(const char *s, char *buf, size_t cap)
 {

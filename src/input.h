@@ -29,4 +29,10 @@ int input_open(struct hib_image *img, const char *spec, unsigned int flags);
  * failure of img, hib_image_error(). */
 const char *input_error(const struct hib_image *img);
 
+/* What to do next with an input the command cannot read, or "": for a
+ * file system with no signature (a disk image of the one that holds a
+ * swap file), that 'hibimg find' gives the resume_offset and -R reads it.
+ * One hint, said alike by every command that refuses such an input. */
+const char *input_hint(const struct hib_image *img);
+
 #endif

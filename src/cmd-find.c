@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "common.h"
+#include "describe.h"
 #include "input.h"
 #include "options.h"
 #include "output.h"
@@ -24,17 +25,6 @@ static const struct cli_opt find_opts[] = {
 
 /* Exit statuses of find (hibimg-find(1)): grep's, in hibimg's numbers. */
 #define EXIT_NONE     1
-
-static const char *state(const struct hib_find_hit *h)
-{
-	switch (h->content) {
-	case HIB_CONTENT_READABLE:  return "readable";
-	case HIB_CONTENT_ENCRYPTED: return "encrypted";
-	case HIB_CONTENT_UNREAD:    return "damaged";
-	case HIB_CONTENT_NONE:      break;
-	}
-	return h->kind == HIB_KIND_SWAP ? "no image" : "not decoded";
-}
 
 enum { C_PATH, C_OFFSET, C_ROFF, C_PS, C_KIND, C_RELEASE, C_COMP, C_STATE,
        C_PART, C_AREA, C_FSTYPE, C_FSUUID, C_FSLABEL, C_SIG, C_SIZE, C_PROBLEM };
@@ -86,7 +76,7 @@ static void print_table(const struct row *rows, size_t n, const struct cli *cl,
 			out_cell(ln, C_RELEASE, "%s", h->release);
 		if (readable)
 			out_cell(ln, C_COMP, "%s", hib_compression_name(h->compression));
-		out_cell(ln, C_STATE, "%s", state(h));
+		out_cell(ln, C_STATE, "%s", describe_state(h->content, h->kind));
 		if (h->partno)
 			out_cell(ln, C_PART, "%d", h->partno);
 		out_cell(ln, C_AREA, "0x%" PRIx64, h->area_offset);

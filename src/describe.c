@@ -211,3 +211,14 @@ void describe_identity(struct out_rec *r, const struct hib_identity *id)
 		out_rec_add(r, "swapper-pg-dir", "SYMBOL(swapper_pg_dir)", OUT_HEX,
 			    "0x%" PRIx64, id->swapper_pg_dir);
 }
+
+const char *describe_state(enum hib_content content, enum hib_kind kind)
+{
+	switch (content) {
+	case HIB_CONTENT_READABLE:  return "readable";
+	case HIB_CONTENT_ENCRYPTED: return "encrypted";
+	case HIB_CONTENT_UNREAD:    return "damaged";
+	case HIB_CONTENT_NONE:      break;
+	}
+	return kind == HIB_KIND_SWAP || kind == HIB_KIND_UNKNOWN ? "no image" : "not decoded";
+}

@@ -10,4 +10,7 @@ void describe_info(struct out_rec *r, const struct hib_image *img);
 void describe_uswsusp(struct out_rec *r, const struct hib_image *img);
 void describe_pfns(struct out_rec *r, const struct hib_image *img);
 void describe_identity(struct out_rec *r, const struct hib_identity *id);
+/* What an area holds in a word, for the tables of find and info: readable,
+ * encrypted, damaged, no image, not decoded. */
+const char *describe_state(enum hib_content content, enum hib_kind kind);
 #endif

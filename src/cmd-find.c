@@ -139,6 +139,7 @@ int cmd_find(int argc, char **argv)
 	size_t nrows = 0;
 	unsigned int flags = 0;
 	int c, i, n, status = EXIT_INTACT, found = 0;
+	char err[2048] = "";
 
 	while ((c = cli_getopt(&cl, argc, argv)) != -1)
 		if (c == OPT_LONG + 0)
@@ -163,7 +164,8 @@ int cmd_find(int argc, char **argv)
 		imgs[i] = img;
 		rc = input_open(img, spec, 0);
 		if (rc) {
-			warnx_("%s", input_error(img));
+			snprintf(err, sizeof(err), "%s", input_error(img));
+			warnx_("%s", err);
 			status = exit_worst(status, rc_to_exit(rc));
 			continue;
 		}
@@ -172,7 +174,8 @@ int cmd_find(int argc, char **argv)
 		rc = hib_image_find(img, flags, &lists[i]);
 		progress_end();
 		if (rc) {
-			warnx_("%s", hib_image_error(img));
+			snprintf(err, sizeof(err), "%s", hib_image_error(img));
+			warnx_("%s", err);
 			status = exit_worst(status, rc_to_exit(rc));
 			continue;
 		}
@@ -190,10 +193,13 @@ int cmd_find(int argc, char **argv)
 			nrows++;
 		}
 	}
-	if (nrows || cl.out.json || cl.out.list_columns)
+	/* -J: an input that failed makes the error document, as elsewhere */
+	if (cl.out.json && status != EXIT_INTACT)
+		out_json_error(cli_command, err, status);
+	else if (nrows || cl.out.json || cl.out.list_columns)
 		print_table(rows, nrows, &cl, n > 1);
 	if (!cl.out.json && !cl.out.raw && !cl.out.pairs && !cl.quiet &&
-	    !cl.out.list_columns && !cl.out.noheadings) {
+	    !cl.out.list_columns) {
 		if (!nrows && status == EXIT_INTACT)
 			printf("No resume page found.\n");
 		else

@@ -8,7 +8,9 @@
 #include "options.h"
 #include "progress.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <sys/stat.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,10 +308,16 @@ int cmd_info(int argc, char **argv)
 
 	if (root && optind < argc)
 		die_(EXIT_USAGE, "--root reads a machine's areas: it takes no <spec>");
-	if (optind == argc) {
+	if (optind >= argc) {
 		struct hib_found_list *found;
 		size_t nf, k;
 
+		struct stat st;
+
+		if (root && stat(root, &st))
+			die_(EXIT_IOERR, "--root %s: %s", root, strerror(errno));
+		if (root && !S_ISDIR(st.st_mode))
+			die_(EXIT_IOERR, "--root %s: not a directory", root);
 		if (hib_discover_root(root, &found))
 			die_(EXIT_IOERR, "cannot list devices: out of memory");
 		/* the old record per area, for those who read it */

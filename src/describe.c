@@ -220,5 +220,5 @@ const char *describe_state(enum hib_content content, enum hib_kind kind)
 	case HIB_CONTENT_UNREAD:    return "damaged";
 	case HIB_CONTENT_NONE:      break;
 	}
-	return kind == HIB_KIND_SWAP || kind == HIB_KIND_UNKNOWN ? "no image" : "not decoded";
+	return kind == HIB_KIND_SWAP || kind == HIB_KIND_UNKNOWN ? "no-image" : "not-decoded";
 }

@@ -11,6 +11,6 @@ void describe_uswsusp(struct out_rec *r, const struct hib_image *img);
 void describe_pfns(struct out_rec *r, const struct hib_image *img);
 void describe_identity(struct out_rec *r, const struct hib_identity *id);
 /* What an area holds in a word, for the tables of find and info: readable,
- * encrypted, damaged, no image, not decoded. */
+ * encrypted, damaged, no-image, not-decoded (one word: -r needs no escape). */
 const char *describe_state(enum hib_content content, enum hib_kind kind);
 #endif

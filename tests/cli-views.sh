@@ -53,6 +53,7 @@ stats-chunks  | stats IMG chunks                  | table  | doc-stats_chunks  |
 simulate      | simulate IMG                      | tables | doc-simulate      | compression,zerocheck   | 1
 export        | export -F raw IMG OUT             | record | doc-export        | format,output           | 1
 cat           | cat -p 0x280 IMG                  | bytes  | -                 | -                       | 1
+find          | find IMG                          | table  | doc-find          | kind,resume_offset      | 0
 EOF
 
 # hib OPTS...: runs "hibimg CMD OPTS REST" for the current row, the image

@@ -19,7 +19,7 @@
 
 static const struct cli_opt find_opts[] = {
 	{ "swap", no_argument, OPT_LONG + 0, NULL,
-	  "list plain swap areas (no image) too: the resume_offset\nof a swap file before it holds an image" },
+	  "also list plain swap areas (no image):\nthe resume_offset of a swap file with none yet" },
 	{ NULL, 0, 0, NULL, NULL }
 };
 

@@ -438,6 +438,34 @@ START_TEST(discover_list_through_its_getter)
 }
 END_TEST
 
+/* The find list and the machine's facts the same way; a machine with
+ * nothing under its root says so, and finds none. */
+START_TEST(find_list_through_its_getter)
+{
+	struct hib_found_list *l;
+	struct hib_find_list *fl;
+	struct hib_image *img = hib_image_new();
+	char dir[] = "/tmp/hibimg-abi-root.XXXXXX";
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(hib_discover_root(dir, &l), HIB_OK);
+	ck_assert_uint_eq(hib_found_count(l), 0);
+	ck_assert_int_eq(hib_found_info(l)->have_resume, 0);
+	ck_assert_int_eq(hib_found_info(l)->blkid, 0);
+	hib_discover_free(l);
+	ck_assert_int_eq(rmdir(dir), 0);
+	ck_assert_ptr_null(hib_found_info(NULL));
+
+	ck_assert_int_eq(hib_image_find(img, 0, &fl), HIB_ERR_INVAL);
+	ck_assert_ptr_null(fl);
+	hib_image_free(img);
+	ck_assert_uint_eq(hib_find_count(NULL), 0);
+	ck_assert_ptr_null(hib_find_get(NULL, 0));
+	ck_assert_uint_eq(hib_find_more(NULL), 0);
+	hib_find_free(NULL);
+}
+END_TEST
+
 static Suite *abi_suite(void)
 {
 	Suite *s = suite_create("abi");
@@ -456,6 +484,7 @@ static Suite *abi_suite(void)
 	tcase_add_loop_test(tc, options_read_only_up_to_their_size, 0, (int)nfixtures);
 	tcase_add_loop_test(tc, size_zero_or_too_large_refused_everywhere, 0, E_COUNT);
 	tcase_add_test(tc, discover_list_through_its_getter);
+	tcase_add_test(tc, find_list_through_its_getter);
 	suite_add_tcase(s, tc);
 	return s;
 }

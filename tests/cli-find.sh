@@ -92,6 +92,25 @@ poke_u64 "$TMP/dam.img" $((4096 - 32)) 987654321
 run_hib 0 find -r -o kind,state "$TMP/dam.img"
 check "find damaged: swsusp, damaged" test "$(field KIND) $(field STATE)" = "swsusp damaged"
 
+# --- suspend-utils' images (tests/mkuswsusp.py, around k612-lzo's stream) -------
+if /usr/bin/python3 -c 'import lzo, cryptography' 2>/dev/null &&
+   /usr/bin/python3 "$top_srcdir/tests/mkuswsusp.py" "$lzo" "$TMP/u" >/dev/null 2>&1; then
+	meta() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]][sys.argv[3]])' \
+		"$TMP/u/meta.json" "$1" "$2"; }
+	for v in plain swapfile encrypted; do
+		run_hib 0 find -r -o resume_offset,kind,state "$TMP/u/$v.img"
+		st=readable
+		[ "$v" = encrypted ] && st=encrypted
+		check "find uswsusp $v: page $(meta $v resume_offset), $st" \
+			test "$(field RESUME-OFFSET) $(field KIND) $(field STATE)" = "$(meta $v resume_offset) uswsusp $st"
+	done
+	run_hib 0 find -r -o release "$TMP/u/plain.img"
+	check "find uswsusp: the kernel release in its stream" \
+		test "$(field RELEASE)" = "$(side k612-lzo kernel_release)"
+else
+	echo "# no python3-lzo/cryptography: suspend-utils images not tried"
+fi
+
 # --- a partitioned disk: pages count from the partition ------------------------
 if command -v sfdisk >/dev/null; then
 	disk=$TMP/disk.img

@@ -29,6 +29,7 @@ simulate $IMG
 info $IMG
 export -f -F raw $IMG \$TMP/out.raw
 recompress --dry-run --to lz4 $IMG
+find $IMG
 EOT
 # cat writes its data to stdout: only the file form, and no -q
 script -qec "$HIBIMG cat -f $IMG -p $PFN -O $TMP/page.bin" /dev/null >"$TMP/tty" 2>&1

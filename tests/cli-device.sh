@@ -16,11 +16,18 @@ A=$(losetup -f --show "$TMP/a.img") || { echo "cli-device: no loop device"; exit
 B=$(losetup -f --show "$TMP/b.img") || { losetup -d "$A"; exit 77; }
 trap 'losetup -d "$A" "$B" 2>/dev/null; rm -rf "$TMP"' EXIT
 
-run_hib 0 info --json --no-scan
+# -v: the full record per area, as before issue 16
+run_hib 0 info -v --json --no-scan
 check "found $A without a spec" python3 -c '
 import json, sys
 imgs = json.load(open(sys.argv[1]))["images"]
 sys.exit(0 if any(i["path"] == sys.argv[2] and i["kind"] == "swsusp" for i in imgs) else 1)' "$TMP/out" "$A"
+# by default one row per area
+run_hib 0 info --json --no-scan
+check "one row for $A without a spec" python3 -c '
+import json, sys
+rows = json.load(open(sys.argv[1]))["machine"]["areas"]
+sys.exit(0 if [r["kind"] for r in rows if r["device"] == sys.argv[2]] == ["swsusp"] else 1)' "$TMP/out" "$A"
 
 uuid=$(blkid -p -o value -s UUID "$A")
 run_hib 0 info --json --no-scan "UUID=$uuid"

@@ -109,8 +109,9 @@ static int candidate(struct hib_image *img, struct hib_find_list *l, uint64_t b,
 	unsigned int ps;
 	int rc;
 
-	/* the kernel's page sizes; a page of each that ends here */
-	for (ps = HIB_MIN_PS; ps <= HIB_MAX_PS; ps <<= 2) {
+	/* every page size header.c probes (4K to 64K: x86, sparc64, arm64,
+	 * ppc64 kernels), a page of each that ends here */
+	for (ps = HIB_MIN_PS; ps <= HIB_MAX_PS; ps <<= 1) {
 		struct hib_find_hit h = { 0 };
 		struct hib_image *sub;
 

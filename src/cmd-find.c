@@ -125,7 +125,7 @@ int cmd_find(int argc, char **argv)
 		.cmd = "find",
 		.synopsis = "[options] <spec>...",
 		.about = "Scan a disk, a partition or a disk image for resume pages: every page end\n"
-			 "(4K, 16K, 64K pages) that holds a hibernation signature or a spent one.\n"
+			 "(4K to 64K pages) that holds a hibernation signature or a spent one.\n"
 			 "Each find gets its resume_offset, in pages of its page size counted from\n"
 			 "the start of its partition, and the file system libblkid sees around it.",
 		.epilog = "Exit status: 0 a resume page found, 1 none, 2 usage error or an input\n"

@@ -20,7 +20,7 @@
 /* Finds described at most; more are counted only. A disk of copies of an
  * image (or one crafted to look so) must not make the list or the time
  * unbounded: each described find reads its image's map chain. */
-#define FIND_MAX 4096u
+#define FIND_MAX 256u
 
 struct hib_find_list {
 	struct hib_find_hit *v;

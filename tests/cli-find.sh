@@ -92,6 +92,15 @@ poke_u64 "$TMP/dam.img" $((4096 - 32)) 987654321
 run_hib 0 find -r -o kind,state "$TMP/dam.img"
 check "find damaged: swsusp, damaged" test "$(field KIND) $(field STATE)" = "swsusp damaged"
 
+# a disk made of resume pages: the list is bounded, the rest counted
+python3 -c '
+import sys
+pg = bytearray(4096); pg[4086:4096] = b"S1SUSPEND\0"
+open(sys.argv[1], "wb").write(bytes(pg) * 300)' "$TMP/many.img"
+run_hib 0 find -r -n -o resume_offset "$TMP/many.img"
+check "find: 256 finds described" test "$(wc -l <"$TMP/out")" = 256
+err_has "44 more signatures"
+
 # --- suspend-utils' images (tests/mkuswsusp.py, around k612-lzo's stream) -------
 if /usr/bin/python3 -c 'import lzo, cryptography' 2>/dev/null &&
    /usr/bin/python3 "$top_srcdir/tests/mkuswsusp.py" "$lzo" "$TMP/u" >/dev/null 2>&1; then

@@ -94,7 +94,7 @@ static int area_line(struct libscols_table *tb, const struct hib_found *f, int s
 
 /* Why nothing here holds an image, in the order a person checks it. */
 static void no_image_reason(const struct hib_discover_info *di, size_t areas,
-			    char *buf, size_t cap)
+			    int resume_listed, char *buf, size_t cap)
 {
 	unsigned int maj = 0, min = 0;
 	int set = sscanf(di->resume_dev, "%u:%u", &maj, &min) == 2 && (maj || min);
@@ -109,6 +109,9 @@ static void no_image_reason(const struct hib_discover_info *di, size_t areas,
 		snprintf(buf, cap, "resume=%s is on the kernel command line but /sys/power/resume is %s: the device was not found at boot%s",
 			 di->cmdline_resume, di->resume_dev,
 			 areas ? "; the swap areas hold no image" : "");
+	else if (!resume_listed)
+		snprintf(buf, cap, "the resume device %s (/sys/power/resume) has no device node here%s",
+			 di->resume_dev, areas ? "; the swap areas hold no image" : "");
 	else if (areas)
 		snprintf(buf, cap, "%zu area%s found, none holds a hibernation image",
 			 areas, areas == 1 ? "" : "s");
@@ -122,7 +125,7 @@ static int areas_view(const struct hib_found_list *found, struct cli *cl, int sc
 	size_t n = hib_found_count(found), k;
 	struct libscols_table *tb;
 	struct out_rec *r = out_rec_new();
-	int status = EXIT_INTACT, images = 0, people;
+	int status = EXIT_INTACT, images = 0, people, resume_listed = 0;
 	char why[512];
 
 	people = !cl->out.json && !cl->out.raw && !cl->out.pairs && !cl->out.list_columns;
@@ -140,14 +143,16 @@ static int areas_view(const struct hib_found_list *found, struct cli *cl, int sc
 	out_table_col_flags(tb, "SWAP-USED", OUT_SIZE, OUT_COL_EXTRA);
 	out_table_col_flags(tb, "PROBLEM", OUT_STR, OUT_COL_EXTRA | OUT_COL_TRUNC);
 	for (k = 0; k < n; k++) {
+		const struct hib_found *f = hib_found_get(found, k);
 		int image = 0;
 
-		status = exit_worst(status, area_line(tb, hib_found_get(found, k), scan, &image));
+		status = exit_worst(status, area_line(tb, f, scan, &image));
 		images += image;
+		resume_listed |= (f->sources & HIB_FOUND_RESUME) != 0;
 	}
 	why[0] = 0;
 	if (!images)
-		no_image_reason(di, n, why, sizeof(why));
+		no_image_reason(di, n, resume_listed, why, sizeof(why));
 	if (n || !people) {
 		if (out_table_print(tb))
 			status = exit_worst(status, EXIT_IOERR);
@@ -330,7 +335,7 @@ int cmd_info(int argc, char **argv)
 		if (nf == 0) {
 			char why[512];
 
-			no_image_reason(hib_found_info(found), 0, why, sizeof(why));
+			no_image_reason(hib_found_info(found), 0, 0, why, sizeof(why));
 			hib_discover_free(found);
 			if (cl.out.json)
 				printf("{\n   \"images\": []\n}\n");

@@ -183,11 +183,17 @@ static bool resume_arg_path(struct hib_target *t, const char *root, const char *
 		       (size_t)snprintf(out, cap, "%s%s", r, arg) < cap;
 	if (!strncmp(arg, "UUID=", 5) || !strncmp(arg, "PARTUUID=", 9) ||
 	    !strncmp(arg, "LABEL=", 6) || !strncmp(arg, "PARTLABEL=", 10)) {
+		blkid_cache c;
 		char *dev;
 
 		if (r[0])
 			return false;   /* libblkid probes this machine's devices only */
-		dev = blkid_evaluate_tag(arg, NULL, NULL);
+		/* a cache of its own on /dev/null: the default one is a file
+		 * libblkid rewrites, and --here writes nothing */
+		if (blkid_get_cache(&c, "/dev/null") < 0)
+			return false;
+		dev = blkid_evaluate_tag(arg, NULL, &c);
+		blkid_put_cache(c);
 		if (!dev)
 			return false;
 		snprintf(out, cap, "%s", dev);

@@ -18,7 +18,7 @@
 static const struct cli_opt info_opts[] = {
 	{ "no-scan", no_argument, OPT_LONG + 0, NULL,
 	  "do not search memory for the kernel release\nnor the swap area for slots holding data" },
-	{ "root", required_argument, OPT_LONG + 1, "<dir>",
+	{ "sysroot", required_argument, OPT_LONG + 1, "<dir>",
 	  "without <spec>: read /sys and /proc under <dir>\n(a copy of a machine's), not this machine's" },
 	{ NULL, 0, 0, NULL, NULL }
 };
@@ -312,7 +312,7 @@ int cmd_info(int argc, char **argv)
 			root = optarg;
 
 	if (root && optind < argc)
-		die_(EXIT_USAGE, "--root reads a machine's areas: it takes no <spec>");
+		die_(EXIT_USAGE, "--sysroot reads a machine's areas: it takes no <spec>");
 	if (optind >= argc) {
 		struct hib_found_list *found;
 		size_t nf, k;
@@ -320,9 +320,9 @@ int cmd_info(int argc, char **argv)
 		struct stat st;
 
 		if (root && stat(root, &st))
-			die_(EXIT_IOERR, "--root %s: %s", root, strerror(errno));
+			die_(EXIT_IOERR, "--sysroot %s: %s", root, strerror(errno));
 		if (root && !S_ISDIR(st.st_mode))
-			die_(EXIT_IOERR, "--root %s: not a directory", root);
+			die_(EXIT_IOERR, "--sysroot %s: not a directory", root);
 		if (hib_discover_root(root, &found))
 			die_(EXIT_IOERR, "cannot list devices: out of memory");
 		/* the old record per area, for those who read it */

@@ -149,16 +149,16 @@ err_has "-R <resume_offset>"
 # --- info without a spec, on made-up machines -----------------------------------
 areas() { run_hib "$@"; }
 mkdir -p "$TMP/none"
-areas 0 info --root "$TMP/none"
+areas 0 info --sysroot "$TMP/none"
 out_has "no /sys/power/resume: this kernel cannot hibernate"
 
 r=$TMP/unset
 mkdir -p "$r/sys/power" "$r/proc"
 echo 0:0 >"$r/sys/power/resume"
 echo "root=/dev/vda1 ro quiet" >"$r/proc/cmdline"
-areas 0 info --root "$r"
+areas 0 info --sysroot "$r"
 out_has "no resume device configured"
-areas 0 info -J --root "$r"
+areas 0 info -J --sysroot "$r"
 check "info -J without a spec: valid as doc-info_areas" \
 	$JV validate "$SCHEMA" doc-info_areas "$TMP/out"
 
@@ -171,26 +171,26 @@ mkswap -q "$r/swapfile" >/dev/null 2>&1
 printf 'Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n/swapfile                               file\t\t8188\t\t0\t\t-2\n' \
 	>"$r/proc/swaps"
 # the resume device has no node yet: said, and the swap file listed
-areas 0 info --root "$r"
+areas 0 info --sysroot "$r"
 out_has "the resume device 254:3 (/sys/power/resume) has no device node here; the swap areas hold no image"
 truncate -s 8M "$TMP/plain.swap"
 mkswap -q "$TMP/plain.swap" >/dev/null 2>&1
 ln -s "$TMP/plain.swap" "$r/dev/block/254:3"
-areas 0 info -r -o device,kind,state,source --root "$r"
+areas 0 info -r -o device,kind,state,source --sysroot "$r"
 out_has "^$r/swapfile swap no-image swaps$"
 out_has "^$r/dev/block/254:3 swap no-image resume$"
-areas 0 info --root "$r"
+areas 0 info --sysroot "$r"
 out_has "2 areas found, none holds a hibernation image"
 # the resume device, named by maj:min, holding a real kernel's image
 ln -sf "$lzo" "$r/dev/block/254:3"
-areas 0 info -r -o device,kind,release,compression,state,source --root "$r"
+areas 0 info -r -o device,kind,release,compression,state,source --sysroot "$r"
 out_has "^$r/dev/block/254:3 swsusp $(side k612-lzo kernel_release) $(side k612-lzo compression) readable resume$"
 check "info: no reason when an image is there" sh -c "! grep -q 'No hibernation image' '$TMP/out'"
-areas 0 info -J --root "$r"
+areas 0 info -J --sysroot "$r"
 check "info -J with areas: valid as doc-info_areas" \
 	$JV validate "$SCHEMA" doc-info_areas "$TMP/out"
-areas 3 info --root "$TMP/nonexistent"
-areas 2 info --root "$r" "$lzo"
+areas 3 info --sysroot "$TMP/nonexistent"
+areas 2 info --sysroot "$r" "$lzo"
 
 # --- root: a loop device holding a fixture --------------------------------------
 # /proc/swaps does not list it (no swapon) and /sys/power/resume is not

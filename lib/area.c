@@ -120,6 +120,20 @@ const char *hib_bad_page(const struct hib_image *img, uint64_t v)
 {
 	if (v == 0)
 		return "zero";
+	if (img->in_place) {
+		uint64_t s;
+
+		/* In a swap file the map names device pages, and the kernel
+		 * gives out only the file's own: any other is a foreign block. */
+		if (!hib_sw_dev_slot(img, v, &s))
+			return "not a page of the swap file (outside its extents)";
+		if (s == 0)
+			return "the resume page itself";
+		if (img->hdr.swap_version == 1 && img->hdr.last_page &&
+		    s > img->hdr.last_page)
+			return "beyond the swap header's last_page";
+		return NULL;
+	}
 	if (v >= img->devpages)
 		return "beyond the end of the device";
 	if (v == img->resume_offset)

@@ -30,7 +30,7 @@ int chk_kernel_chunk(struct chk_ctx *c, uint64_t e, enum hib_compression as,
 	unc = malloc(unc_size);
 	rc = cmp && unc ? HIB_OK : HIB_ERR_NOMEM;
 	if (!rc && !(rc = hib_image_map_entry(img, e, &dev)))
-		rc = hib_image_read_slot(img, dev, cmp);
+		rc = hib_read_devpage(img, dev, cmp);
 	if (rc)
 		goto out;
 	cmp_len = hib_get_word(&img->lay, cmp, hdr);
@@ -44,7 +44,7 @@ int chk_kernel_chunk(struct chk_ctx *c, uint64_t e, enum hib_compression as,
 		goto out;
 	for (i = 1; i < need && !rc; i++)
 		if (!(rc = hib_image_map_entry(img, e + i, &dev)))
-			rc = hib_image_read_slot(img, dev, cmp + i * ps);
+			rc = hib_read_devpage(img, dev, cmp + i * ps);
 	if (rc)
 		goto out;
 	if (hib_decompress(as, cmp + hdr, (size_t)cmp_len, unc, unc_size, &unc_len) != HIB_OK)

@@ -10,6 +10,9 @@
  * it), plus the regular files behind any loop device among them. Siblings
  * (another partition of the same disk) are not in it: they share no byte.
  *
+ * A swap file read in place is read from its file system's device: the
+ * device's stack is the evidence, and the file itself too.
+ *
  * Everything here comes from sysfs (/sys/dev/block/MAJ:MIN); where sysfs
  * is missing, only the input's own inode and device number are known.
  */
@@ -253,4 +256,14 @@ bool hib_evidence_has_inode(const struct hib_evidence *ev, dev_t dev, ino_t ino)
 		if (ev->inodes[i].dev == dev && ev->inodes[i].ino == ino)
 			return true;
 	return false;
+}
+
+void hib_image_evidence(const struct hib_image *img, struct hib_evidence *ev,
+			const struct stat *in)
+{
+	struct stat fst;
+
+	hib_evidence_of(ev, in);
+	if (img->in_place && img->sw_file_fd >= 0 && fstat(img->sw_file_fd, &fst) == 0)
+		add_inode(ev, fst.st_dev, fst.st_ino);
 }

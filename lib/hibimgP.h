@@ -134,7 +134,31 @@ struct hib_image {
 	uint64_t usw_cache_n;
 	uint64_t *usw_cache_dev;    /* device page of each extent's first page */
 	uint64_t *usw_cache_cum;    /* data pages before each extent */
+
+	/* swapfile.c: a swap file read in place (fd is then its device) */
+	bool in_place;
+	bool copy_suspect;          /* an image whose map fits neither view */
+	struct hib_swapfile sw;
+	char *sw_device;
+	int sw_file_fd;             /* the file itself, for the evidence */
+	struct hib_sw_extent *sw_ext;   /* by file page */
+	struct hib_sw_extent *sw_bydev; /* the same, by device page */
+	uint64_t sw_n;
+	char sw_why[384];           /* why a regular file was not read in place */
 };
+
+/* swapfile.c: a run of file pages on the device */
+struct hib_sw_extent {
+	uint64_t file_page, dev_page, pages;
+};
+struct stat;
+/* After the header probe of a regular file: maps it and moves the handle
+ * onto its device when it is a swap file in place, else records why not
+ * (and, for an image whose map fits neither view, copy_suspect). */
+HIB_HIDDEN int hib_swapfile_attach(struct hib_image *img, const struct stat *st);
+HIB_HIDDEN void hib_swapfile_release(struct hib_image *img);
+/* The refusal of an image that looks like a copy of a swap file's bytes. */
+HIB_HIDDEN int hib_swapfile_copy_error(struct hib_image *img);
 
 /* area.c */
 /* now and then in a long pass: every 256 pages is plenty */
@@ -220,6 +244,8 @@ HIB_HIDDEN int hib_image_open_area(struct hib_image *img, const struct hib_image
 /* area.c: why device page v cannot belong to the image, or NULL. */
 HIB_HIDDEN const char *hib_bad_page(const struct hib_image *img, uint64_t v);
 HIB_HIDDEN int hib_map_read_page(struct hib_image *img, uint64_t idx);
+/* pages.c: the raw device page dev (a map entry), whatever the slots are */
+HIB_HIDDEN int hib_read_devpage(struct hib_image *img, uint64_t dev, void *buf);
 
 /* codec.c */
 HIB_HIDDEN int hib_decompress(enum hib_compression c, const unsigned char *src,
@@ -244,12 +270,15 @@ struct hib_evidence {
 	struct { dev_t dev; ino_t ino; } inodes[HIB_EVIDENCE_MAX];
 	unsigned int ninodes;
 };
-struct stat;
 HIB_HIDDEN void hib_evidence_of(struct hib_evidence *ev, const struct stat *st);
 /* d and every device that lives on it (partitions, holders, loops) */
 HIB_HIDDEN void hib_evidence_down(struct hib_evidence *ev, dev_t d);
 HIB_HIDDEN bool hib_evidence_has_dev(const struct hib_evidence *ev, dev_t d);
 HIB_HIDDEN bool hib_evidence_has_inode(const struct hib_evidence *ev, dev_t dev, ino_t ino);
+/* The input's whole evidence: its own (device or file), and for a swap
+ * file read in place the file too. */
+HIB_HIDDEN void hib_image_evidence(const struct hib_image *img, struct hib_evidence *ev,
+				   const struct stat *in);
 
 /* area.c: a whole page (8-byte aligned, ps a multiple of 8) of zeros */
 HIB_HIDDEN bool hib_page_zero(const unsigned char *p, unsigned int ps);
@@ -409,6 +438,38 @@ static inline uint64_t div_round_up(uint64_t a, uint64_t b)
 static inline uint64_t hib_swap_slots(uint64_t pages, uint64_t epm)
 {
 	return pages + pages / epm + 1;
+}
+
+/* A swap file in place (swapfile.c): swap slot (file page) <-> device
+ * page through its extents, false outside them. */
+static inline bool hib_sw_slot_dev(const struct hib_image *img, uint64_t slot, uint64_t *dev)
+{
+	const struct hib_sw_extent *e;
+	uint64_t i;
+
+	if (!img->sw_ext || slot >= img->sw.file_pages)
+		return false;
+	i = hib_last_le(&img->sw_ext[0].file_page, sizeof(*e), img->sw_n, slot);
+	e = &img->sw_ext[i];
+	if (slot < e->file_page || slot - e->file_page >= e->pages)
+		return false;
+	*dev = e->dev_page + (slot - e->file_page);
+	return true;
+}
+
+static inline bool hib_sw_dev_slot(const struct hib_image *img, uint64_t dev, uint64_t *slot)
+{
+	const struct hib_sw_extent *e;
+	uint64_t i;
+
+	if (!img->sw_bydev || dev < img->sw_bydev[0].dev_page)
+		return false;
+	i = hib_last_le(&img->sw_bydev[0].dev_page, sizeof(*e), img->sw_n, dev);
+	e = &img->sw_bydev[i];
+	if (dev - e->dev_page >= e->pages)
+		return false;
+	*slot = e->file_page + (dev - e->dev_page);
+	return true;
 }
 
 #endif /* _HIBIMGP_H */

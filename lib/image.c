@@ -27,6 +27,7 @@ struct hib_image *hib_image_new(void)
 	if (!img)
 		return NULL;
 	img->fd = -1;
+	img->sw_file_fd = -1;
 	img->mapbuf_idx = UINT64_MAX;
 	return img;
 }
@@ -45,6 +46,7 @@ void hib_image_free(struct hib_image *img)
 	free(img->zero_bits);
 	if (img->ct && img->ct->release)
 		img->ct->release(img);
+	hib_swapfile_release(img);
 	free(img);
 }
 
@@ -154,6 +156,8 @@ static int attach(struct hib_image *img)
 		rc = hib_probe_compressed(img);
 	if (rc == HIB_OK && img->hdr.kind == HIB_KIND_UNKNOWN)
 		hib_probe_filesystem(img);
+	if (rc == HIB_OK && S_ISREG(st.st_mode))
+		rc = hib_swapfile_attach(img, &st);
 	if (rc == HIB_OK)
 		img->opened = true;
 	return rc;

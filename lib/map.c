@@ -176,6 +176,9 @@ static int swsusp_load(struct hib_image *img)
 		return hib_seterr(img, HIB_ERR_DAMAGED,
 				  "header: flags 0x%x combine NOCOMPRESS_MODE with compression flags",
 				  img->hdr.flags);
+	/* Not damage: a copy of a swap file keeps device pages in its map. */
+	if (img->copy_suspect)
+		return hib_swapfile_copy_error(img);
 	in->compression = (img->hdr.flags & HIB_SF_NOCOMPRESS_MODE) ? HIB_COMP_NONE :
 			  (img->hdr.flags & HIB_SF_COMPRESSION_ALG_LZ4) ? HIB_COMP_LZ4 :
 			  HIB_COMP_LZO;

@@ -106,7 +106,7 @@ static int not_evidence(struct hib_output *o, const char *what,
 {
 	struct hib_image *img = o->img;
 	struct hib_evidence *ev = &o->ev;
-	struct stat in;
+	struct stat in, sf;
 	char name[96];
 
 	if (!img || img->fd < 0 || fstat(img->fd, &in) < 0)
@@ -116,8 +116,13 @@ static int not_evidence(struct hib_output *o, const char *what,
 		return hib_seterr(img, HIB_ERR_INVAL,
 				  "%s is the input itself: refusing to write over the evidence",
 				  what);
+	if (st && !S_ISBLK(st->st_mode) && img->in_place && fstat(img->sw_file_fd, &sf) == 0 &&
+	    sf.st_dev == st->st_dev && sf.st_ino == st->st_ino)
+		return hib_seterr(img, HIB_ERR_INVAL,
+				  "%s is the input itself (the swap file read in place): refusing to write over the evidence",
+				  what);
 	if (!o->have_ev) {
-		hib_evidence_of(ev, &in);
+		hib_image_evidence(img, ev, &in);
 		o->have_ev = true;
 	}
 	if (st && S_ISBLK(st->st_mode) && hib_evidence_has_dev(ev, st->st_rdev))

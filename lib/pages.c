@@ -76,19 +76,46 @@ int hib_image_read_pfns(struct hib_image *img, const struct hib_pfn_range *r,
 	return rc < 0 ? rc : HIB_OK;
 }
 
-int hib_image_read_slot(struct hib_image *img, uint64_t slot, void *buf)
+int hib_read_devpage(struct hib_image *img, uint64_t dev, void *buf)
 {
 	char what[64];
 
+	if (dev >= img->devpages)
+		return hib_seterr(img, HIB_ERR_INVAL,
+				  "device page %" PRIu64 " is beyond the end of %s (%" PRIu64 " pages)",
+				  dev, img->in_place ? img->sw.device : img->path,
+				  img->devpages);
+	snprintf(what, sizeof(what), "device page %" PRIu64, dev);
+	return hib_pread(img, buf, img->lay.ps, dev * img->lay.ps, what);
+}
+
+int hib_image_read_slot(struct hib_image *img, uint64_t slot, void *buf)
+{
+	char what[96];
+	uint64_t dev = slot;
+
 	if (!img->opened)
 		return hib_seterr(img, HIB_ERR_INVAL, "image not open");
-	if (slot >= img->devpages)
+	if (img->in_place && slot >= img->sw.file_pages)
+		return hib_seterr(img, HIB_ERR_INVAL,
+				  "slot %" PRIu64 " is beyond the end of the swap file %s (%" PRIu64 " pages)",
+				  slot, img->path, img->sw.file_pages);
+	/* a swap offset is a page of the file, wherever its extent lies */
+	if (img->in_place && !hib_sw_slot_dev(img, slot, &dev))
+		return hib_seterr(img, HIB_ERR_INVAL,
+				  "slot %" PRIu64 " of the swap file %s has no page on %s",
+				  slot, img->path, img->sw.device);
+	if (dev >= img->devpages)
 		return hib_seterr(img, HIB_ERR_INVAL,
 				  "slot %" PRIu64 " is beyond the end of %s (%" PRIu64 " pages)",
 				  slot, img->path,
 				  img->devpages);
-	snprintf(what, sizeof(what), "slot %" PRIu64, slot);
-	return hib_pread(img, buf, img->lay.ps, slot * img->lay.ps, what);
+	if (img->in_place)
+		snprintf(what, sizeof(what), "slot %" PRIu64 " (device page %" PRIu64 ")",
+			 slot, dev);
+	else
+		snprintf(what, sizeof(what), "slot %" PRIu64, slot);
+	return hib_pread(img, buf, img->lay.ps, dev * img->lay.ps, what);
 }
 
 int hib_owned_slots(struct hib_image *img, uint8_t *bits, uint64_t nbits, uint64_t *n)
@@ -115,11 +142,27 @@ int hib_owned_slots(struct hib_image *img, uint8_t *bits, uint64_t nbits, uint64
 	return HIB_OK;
 }
 
+/* Slot s of the area on the device: itself on a partition, through the
+ * file's extents in a swap file, with how many slots follow it there. */
+static uint64_t slot_run(const struct hib_image *img, uint64_t s, uint64_t *dev)
+{
+	uint64_t i;
+	const struct hib_sw_extent *e;
+
+	*dev = s;
+	if (!img->in_place)
+		return UINT64_MAX;
+	i = hib_last_le(&img->sw_ext[0].file_page, sizeof(*e), img->sw_n, s);
+	e = &img->sw_ext[i];
+	*dev = e->dev_page + (s - e->file_page);
+	return e->pages - (s - e->file_page);
+}
+
 static int slot_usage(struct hib_image *img, struct hib_slot_usage *u)
 {
 	const size_t block = 1u << 20;
 	unsigned int ps = img->lay.ps;
-	uint64_t area, owned, s;
+	uint64_t area, owned, s, nbits;
 	uint8_t *own;
 	unsigned char *buf;
 	int rc = HIB_OK;
@@ -129,36 +172,40 @@ static int slot_usage(struct hib_image *img, struct hib_slot_usage *u)
 		return hib_seterr(img, HIB_ERR_INVAL, "image not loaded");
 	/* In a swap file the slots are scattered over the partition by the
 	 * file's extents, which the partition image alone does not give. */
-	if (img->resume_offset)
+	if (img->resume_offset && !img->in_place)
 		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
-				  "slot usage needs a swap partition, not a swap file (resume offset %" PRIu64 ")",
+				  "slot usage needs a swap partition or the swap file in place, not a device with a resume offset (%" PRIu64 "): its file extents are unknown",
 				  img->resume_offset);
-	area = img->devpages;
+	area = img->in_place ? img->sw.file_pages : img->devpages;
 	if (img->hdr.swap_version == 1 && img->hdr.last_page &&
 	    (uint64_t)img->hdr.last_page + 1 < area)
 		area = (uint64_t)img->hdr.last_page + 1;
-	own = calloc(area / 8 + 1, 1);
+	/* the image's slots are device pages: marked there, read per slot */
+	nbits = img->in_place ? img->devpages : area;
+	own = calloc(nbits / 8 + 1, 1);
 	buf = malloc(block);
 	if (!own || !buf) {
 		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	set_bit(own, 0);
-	rc = hib_owned_slots(img, own, area, &owned);
+	set_bit(own, img->resume_offset);
+	rc = hib_owned_slots(img, own, nbits, &owned);
 	if (rc)
 		goto out;
 	u->area_pages = area;
 	u->image_slots = 1 + owned;
 	for (s = 0; s < area;) {
-		uint64_t n = block / ps, k;
+		uint64_t n = block / ps, k, dev, run = slot_run(img, s, &dev);
 
 		if (n > area - s)
 			n = area - s;
-		rc = hib_pread(img, buf, n * ps, s * ps, "scanning the swap area");
+		if (n > run)
+			n = run;
+		rc = hib_pread(img, buf, n * ps, dev * ps, "scanning the swap area");
 		if (rc)
 			goto out;
 		for (k = 0; k < n; k++, s++) {
-			if (bit(own, s))
+			if (bit(own, dev + k))
 				continue;
 			if (hib_page_zero(buf + k * ps, ps))
 				continue;

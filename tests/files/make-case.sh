@@ -48,6 +48,14 @@ base_uswsusp() {  # base_uswsusp VARIANT
 	echo "$USW/$1.img"
 }
 
+base_swapfile_copy() {  # the k612fs-swapfile fixture's /swapfile, its bytes copied out
+	# by debugfs (no mount, no hibimg): a swap file's image away from its device
+	[ -f "$TMP/swapfile-copy" ] ||
+		debugfs -R "dump /swapfile $TMP/swapfile-copy" "$FIX_IMG/k612fs-swapfile.img" \
+			>/dev/null 2>"$TMP/debugfs.err" || { cat "$TMP/debugfs.err" >&2; return 1; }
+	echo "$TMP/swapfile-copy"
+}
+
 base_noise() {  # base_noise BYTES: the same pseudo-random bytes on every run
 	python3 -c 'import random, sys
 sys.stdout.buffer.write(random.Random(13).randbytes(int(sys.argv[1])))' "$1" >"$TMP/noise-$1" &&

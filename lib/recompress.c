@@ -517,6 +517,12 @@ int hib_recompress(struct hib_image *img, const char *out,
 		rc = HIB_ABI_SIZE(img, hib_recompress_result, res);
 	if (rc)
 		return rc;
+	/* Its output is a copy of the whole device, and extra slots would be
+	 * taken wherever the device reads as zero, file system or not. */
+	if (img->in_place)
+		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
+				  "%s: a swap file read in place is not rewritten (the output would be all of %s, and new slots could land outside the file): copy the device and run recompress on the copy with -R %" PRIu64,
+				  img->path, img->sw.device, img->resume_offset);
 	rc = recompress(img, out, &o, &full);
 	hib_abi_out(res, &full);
 	return rc;

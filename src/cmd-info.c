@@ -199,6 +199,7 @@ static int describe(struct out_rec *r, const char *spec, uint64_t offset, int sc
 	}
 	opened = 1;
 	describe_header(r, img);
+	describe_swapfile(r, img);
 	if (hib_image_header(img)->kind == HIB_KIND_SPENT) {
 		/* Describe the remains; damage there is a finding, not an
 		 * error of this command. */
@@ -249,7 +250,8 @@ static int describe(struct out_rec *r, const char *spec, uint64_t offset, int sc
 			goto out;
 		describe_identity(r, &id);
 	}
-	if (scan && hib_image_header(img)->resume_offset == 0) {
+	/* a swap file's slots are known in place, not from a device and -R */
+	if (scan && (hib_image_header(img)->resume_offset == 0 || hib_image_swapfile(img))) {
 		struct hib_slot_usage su = HIB_INIT(struct hib_slot_usage);
 
 		progress_begin("scanning the area", "slots", oo->quiet);

@@ -50,6 +50,36 @@ void describe_header(struct out_rec *r, const struct hib_image *img)
 	out_rec_add(r, "label", "label", OUT_STR, "%s", h->label);
 }
 
+void describe_swapfile(struct out_rec *r, const struct hib_image *img)
+{
+	const struct hib_swapfile *sw = hib_image_swapfile(img);
+	const char *why = hib_image_swapfile_why(img);
+
+	if (!sw) {
+		if (why)
+			out_rec_add(r, "not-in-place", "not read in place", OUT_STR, "%s", why);
+		return;
+	}
+	out_rec_section(r, "Swap file (read in place)");
+	out_rec_add(r, "swapfile-device", "device", OUT_STR, "%s", sw->device);
+	out_rec_add(r, "fs-type", "file system", OUT_STR, "%s", sw->fs_type);
+	out_rec_add(r, "fs-uuid", "file system UUID", OUT_STR, "%s", sw->fs_uuid);
+	out_rec_add(r, "swapfile-pages", "file pages (swap slots)", OUT_NUM, "%" PRIu64,
+		    sw->file_pages);
+	out_rec_add(r, "swapfile-extents", "extents", OUT_NUM, "%" PRIu64, sw->extents);
+	out_rec_add(r, "swapfile-unwritten-pages", "pages in unwritten extents", OUT_NUM,
+		    "%" PRIu64, sw->unwritten_pages);
+	/* resume= names the file system that holds the file, resume_offset
+	 * its first page there (kernel/power/hibernate.c, swap_type_of()) */
+	if (sw->fs_uuid[0])
+		out_rec_add(r, "resume-cmdline", "kernel command line", OUT_STR,
+			    "resume=UUID=%s resume_offset=%" PRIu64, sw->fs_uuid,
+			    sw->resume_offset);
+	else
+		out_rec_add(r, "resume-cmdline", "kernel command line", OUT_STR,
+			    "resume=%s resume_offset=%" PRIu64, sw->device, sw->resume_offset);
+}
+
 void describe_uswsusp(struct out_rec *r, const struct hib_image *img)
 {
 	const struct hib_uswsusp *u = hib_image_uswsusp(img);

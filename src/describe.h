@@ -5,6 +5,9 @@
 #include "output.h"
 
 void describe_header(struct out_rec *r, const struct hib_image *img);
+/* a swap file read in place: its device, extents and the resume= line
+ * that resumes from it; or why a swap file was not read in place */
+void describe_swapfile(struct out_rec *r, const struct hib_image *img);
 void describe_info(struct out_rec *r, const struct hib_image *img);
 /* suspend-utils' header and extent map, where hib_image_load() read them */
 void describe_uswsusp(struct out_rec *r, const struct hib_image *img);

@@ -27,11 +27,13 @@ check "doc/json.md gives every key the schema's definition" \
 # where a command that takes -o for a file (the old spelling) would write it
 cd "$TMP" || exit 1
 
-# a damaged copy: the first swap-map page (swsusp_header.image) far beyond
-# the end, so every command that reads past the resume page stops there
+# a damaged copy: the first swap-map page (swsusp_header.image) 0, the
+# resume page's own, so every command that reads past the resume page stops
+# there (a page off the end of a regular file would make it a copy of a swap
+# file's bytes, exit 2: tests/files/README, unsupported-map-off-file)
 dam=$TMP/damaged.img
 cp --sparse=always "$img" "$dam"
-poke_u64 "$dam" $((PS - 32)) 987654321
+poke_u64 "$dam" $((PS - 32)) 0
 
 # NAME | ARGS (IMG: the image, OUT: a new output) | SHAPE | SCHEMA DEF | -o COLS | DAMAGED EXIT
 # SHAPE: record (label/value lines for people), table, tables (several),

@@ -22,7 +22,8 @@ static const struct cli_opt cat_opts[] = {
 	  "saved pages n to m (inclusive); several\nascending ranges, comma-separated" },
 	{ "phys", required_argument, 'a', "<addr>[+<len>]",
 	  "len bytes of physical memory from addr\n(default: to the end of addr's page)" },
-	{ "slot", required_argument, 's', "<n>", "the raw device page n of the swap area" },
+	{ "slot", required_argument, 's', "<n>",
+	  "swap slot n, raw: a page of a swap area;\nof a swap file in place, its page n" },
 	{ NULL, 0, 0, NULL, NULL }
 };
 
@@ -113,7 +114,8 @@ int cmd_cat(int argc, char **argv)
 			    " hibimg cat [options] <spec> --phys <addr>[+<len>]\n"
 			    " hibimg cat [options] <spec> --slot <n>",
 		.about = "Write raw bytes of a hibernation image to standard output or a file:\n"
-			 "saved pages by PFN or physical address, or one swap slot (device page).",
+			 "saved pages by PFN or physical address, or one swap slot (a device page;\n"
+			 "of a swap file read in place, a page of the file).",
 		.epilog = "Numbers may be decimal or 0x-hex.\n",
 		.common = CO_RESUME | CO_OUTFILE | CO_FORCE | CO_DEVICE,
 		.own = cat_opts,

@@ -298,7 +298,9 @@ int cmd_info(int argc, char **argv)
 			 "device, or LABEL=, UUID=, PARTUUID=. Without one, one line per area of this\n"
 			 "machine: the configured resume device, the active swap areas and what\n"
 			 "libblkid reports as swsuspend, and why none holds an image if so; -v\n"
-			 "describes each area in full.",
+			 "describes each area in full. A swap file is read in place, from its\n"
+			 "device: info prints the resume=UUID=... resume_offset=N line that\n"
+			 "resumes from it.",
 		.epilog = "Exit status: the worst of the areas' (hibimg(1), EXIT STATUS).\n",
 		.common = CO_VIEW | CO_QUIET | CO_RESUME | CO_VERBOSE,
 		.own = info_opts,

@@ -44,7 +44,7 @@ static const struct common_opt common_opts[] = {
 	{ CO_THREADS, { "threads",       required_argument, 'T', "<n>",
 			"use n threads (default: online CPUs)" } },
 	{ CO_RESUME,  { "resume-offset", required_argument, 'R', "<pages>",
-			"the resume page is not page 0 (swap file)" } },
+			"the resume page is not page 0 (a device\nholding a swap file; the file itself is\nread in place without it)" } },
 	{ CO_OUTFILE, { "output-file",   required_argument, 'O', "<file>",
 			"write to <file> ('-': standard output)" } },
 	{ CO_FORCE,   { "force",         no_argument,       'f', NULL,

@@ -132,6 +132,18 @@ static bool map_extents(struct hib_image *img, int fd, uint64_t npages, unsigned
 				len = end - lo;
 			if (lo + len <= next)
 				continue;
+			if (e->fe_flags & FIEMAP_EXTENT_UNWRITTEN)
+				img->sw.unwritten_pages += len / ps;
+			next = lo + len;
+			/* one run where the next extent goes on where the last
+			 * ended, as the kernel's swap extents merge them (written
+			 * and unwritten alike) */
+			n = img->sw_n ? &img->sw_ext[img->sw_n - 1] : NULL;
+			if (n && n->file_page + n->pages == lo / ps &&
+			    n->dev_page + n->pages == e->fe_physical / ps) {
+				n->pages += len / ps;
+				continue;
+			}
 			n = realloc(img->sw_ext, (img->sw_n + 1) * sizeof(*n));
 			if (!n) {
 				why(img, "out of memory");
@@ -142,9 +154,6 @@ static bool map_extents(struct hib_image *img, int fd, uint64_t npages, unsigned
 			n[img->sw_n].dev_page = e->fe_physical / ps;
 			n[img->sw_n].pages = len / ps;
 			img->sw_n++;
-			if (e->fe_flags & FIEMAP_EXTENT_UNWRITTEN)
-				img->sw.unwritten_pages += len / ps;
-			next = lo + len;
 		}
 	}
 	if (next < end) {

@@ -201,5 +201,44 @@ sync
 run_hib 2 verify "$S/copy"
 check "the copy on ext4: looks like a copy" grep -q "looks like a copy of a swap file" "$TMP/err"
 check "the copy on ext4: its map is not in its extents" grep -q "not one of the file's own pages" "$TMP/err"
+umount "$S"
+
+# xfs: a fallocated swap file in place too; btrfs: refused, naming the tool
+# that gives its offset (FIEMAP answers in btrfs's logical space there)
+fs_case() {  # fs_case TYPE SIZE MKFS...: a fresh TYPE in $TMP/TYPE.img on $S
+	t=$1 sz=$2; shift 2
+	truncate -s "$sz" "$TMP/$t.img"
+	"$@" "$TMP/$t.img" >/dev/null && mount -o loop "$TMP/$t.img" "$S"
+}
+if command -v mkfs.xfs >/dev/null && grep -qw xfs /proc/filesystems &&
+   fs_case xfs 320M mkfs.xfs -q; then
+	fallocate -l 16M "$S/swapfile"
+	mkswap -q "$S/swapfile" >/dev/null
+	sync
+	run_hib 0 info -J "$S/swapfile"
+	cp "$TMP/out" "$TMP/xfs.json"
+	check "xfs: read in place, type xfs" test "$(key "$TMP/xfs.json" fs_type)" = xfs
+	check "xfs: resume_offset = filefrag's first block" \
+		test "$(key "$TMP/xfs.json" resume_offset)" = "$(first_block "$S/swapfile")"
+	check "xfs: resume= names its UUID" test "$(key "$TMP/xfs.json" fs_uuid)" = \
+		"$(blkid -p -s UUID -o value "$(findmnt -n -o SOURCE "$S")")"
+	umount "$S"
+else
+	echo "# xfs: no mkfs.xfs or no xfs in this kernel: not tried"
+fi
+if command -v mkfs.btrfs >/dev/null && grep -qw btrfs /proc/filesystems &&
+   fs_case btrfs 256M mkfs.btrfs -q; then
+	btrfs filesystem mkswapfile -s 16m "$S/swapfile" >/dev/null
+	bro=$(btrfs inspect-internal map-swapfile -r "$S/swapfile")
+	run_hib 0 info -J "$S/swapfile"
+	check "btrfs: not read in place, the tool named" \
+		grep -q '"not_in_place": "on btrfs.*btrfs inspect-internal map-swapfile -r' "$TMP/out"
+	run_hib 0 info -J -R "$bro" "$(findmnt -n -o SOURCE "$S")"
+	check "btrfs: the device with -R map-swapfile's $bro finds the swap header" \
+		test "$(key "$TMP/out" kind)" = swap
+	umount "$S"
+else
+	echo "# btrfs: no mkfs.btrfs or no btrfs in this kernel: not tried"
+fi
 
 finish

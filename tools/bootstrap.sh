@@ -9,7 +9,8 @@ pkgs="build-essential autoconf automake libtool pkg-config
       libblkid-dev liblz4-dev liblzo2-dev libzstd-dev libdeflate-dev
       libsmartcols-dev libmd-dev check zstd python3 python3-drgn util-linux
       python3-lzo python3-cryptography universal-ctags
-      lz4 xz-utils bzip2 python3-jsonschema liblzma-dev lzop gzip"
+      lz4 xz-utils bzip2 python3-jsonschema liblzma-dev lzop gzip
+      e2fsprogs xfsprogs btrfs-progs"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

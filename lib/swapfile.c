@@ -10,6 +10,11 @@
  * it, through the extents FIEMAP gives, and every page the map names must
  * lie inside those extents.
  *
+ * Unwritten (preallocated) extents are taken, as the kernel takes them
+ * ("swap ... makes no distinction between written and unwritten extents",
+ * fs/iomap/swapfile.c): the file system reads them as zeros, the device
+ * holds what the kernel wrote, which is why the device is read.
+ *
  * Which view a regular file gets is decided by its first swap-map page:
  * a copy of a partition keeps file pages there, a swap file device pages.
  * A file whose map fits neither is a copy of a swap file's bytes (or its
@@ -97,13 +102,13 @@ static bool map_extents(struct hib_image *img, int fd, uint64_t npages, unsigned
 			if (lo >= end)
 				continue;
 			if (lo > next) {
-				why(img, "file page %" PRIu64 " is a hole: the kernel refuses a swap file with holes at swapon",
+				why(img, "file page %" PRIu64 " is a hole: the kernel refuses a swap file with holes at swapon (\"has unallocated extents\")",
 				    next / ps);
 				goto out;
 			}
 			if (e->fe_flags & (FIEMAP_EXTENT_DATA_INLINE | FIEMAP_EXTENT_DATA_TAIL |
 					   FIEMAP_EXTENT_NOT_ALIGNED)) {
-				why(img, "file page %" PRIu64 " is stored inline with metadata, not in blocks of its own: the kernel refuses such a swap file",
+				why(img, "file page %" PRIu64 " is stored inline with metadata, not in blocks of its own: the kernel refuses such a swap file (\"is inline\")",
 				    lo / ps);
 				goto out;
 			}
@@ -118,7 +123,7 @@ static bool map_extents(struct hib_image *img, int fd, uint64_t npages, unsigned
 				goto out;
 			}
 			if (e->fe_flags & FIEMAP_EXTENT_SHARED) {
-				why(img, "file page %" PRIu64 " shares its blocks with another file (reflink): the kernel refuses such a swap file",
+				why(img, "file page %" PRIu64 " shares its blocks with another file (reflink): the kernel refuses such a swap file (\"has shared extents\")",
 				    lo / ps);
 				goto out;
 			}
@@ -157,7 +162,7 @@ static bool map_extents(struct hib_image *img, int fd, uint64_t npages, unsigned
 		}
 	}
 	if (next < end) {
-		why(img, "file page %" PRIu64 " is a hole: the kernel refuses a swap file with holes at swapon",
+		why(img, "file page %" PRIu64 " is a hole: the kernel refuses a swap file with holes at swapon (\"has unallocated extents\")",
 		    next / ps);
 		goto out;
 	}

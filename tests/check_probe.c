@@ -8,13 +8,17 @@
 
 #include <check.h>
 #include <hibimg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- resume page probing on hand-built pages ------------------------------ */
 
-/* hib_image_content() of the last probe, before its load */
+/* hib_image_content() of the last probe, before its load; its load's
+ * message; whether it was read as a swap file in place */
 static enum hib_content probed_content;
+static char probed_error[1024];
+static int probed_in_place;
 
 static enum hib_kind probe(const char *path, struct hib_header *out, int *load_rc)
 {
@@ -27,6 +31,8 @@ static enum hib_kind probe(const char *path, struct hib_header *out, int *load_r
 	k = out->kind;
 	probed_content = hib_image_content(img);
 	*load_rc = hib_image_load(img);
+	snprintf(probed_error, sizeof(probed_error), "%s", hib_image_error(img));
+	probed_in_place = hib_image_swapfile(img) != NULL;
 	hib_image_free(img);
 	return k;
 }
@@ -100,9 +106,31 @@ START_TEST(map_bounds_and_cycles)
 	memcpy(dev + 4096 - 10, "S1SUSPEND\0", 10);
 	put_le(dev + 4096 - 24, 4, 4);
 
-	put_le(dev + 4096 - 32, 99, 8);              /* first map page off the device */
-	ck_assert_int_eq(probe(write_file("far", dev, sizeof(dev)), &h, &lrc), HIB_KIND_KERNEL);
+	put_le(dev + 4096 - 32, 0, 8);               /* first map page: the resume page */
+	ck_assert_int_eq(probe(write_file("zero", dev, sizeof(dev)), &h, &lrc), HIB_KIND_KERNEL);
 	ck_assert_int_eq(lrc, HIB_ERR_DAMAGED);
+	ck_assert_ptr_nonnull(strstr(probed_error, "first swap map page 0 is zero"));
+
+	/* A first map page off the end of a regular file, or a page there
+	 * that is no map page (entry 0 is 0): what a copy of a swap file's
+	 * bytes looks like, whose map names device pages. Not damage. */
+	put_le(dev + 4096 - 32, 99, 8);
+	ck_assert_int_eq(probe(write_file("far", dev, sizeof(dev)), &h, &lrc), HIB_KIND_KERNEL);
+	ck_assert_int_eq(lrc, HIB_ERR_UNSUPPORTED);
+	ck_assert_ptr_nonnull(strstr(probed_error, "looks like a copy of a swap file"));
+	ck_assert_ptr_nonnull(strstr(probed_error, "99, lies beyond the end of this file"));
+	ck_assert(!probed_in_place);
+	put_le(dev + 4096 - 32, 5, 8);
+	ck_assert_int_eq(probe(write_file("nomap", dev, sizeof(dev)), &h, &lrc), HIB_KIND_KERNEL);
+	ck_assert_int_eq(lrc, HIB_ERR_UNSUPPORTED);
+	ck_assert_ptr_nonnull(strstr(probed_error, "5, is no swap-map page in this file"));
+	/* entry 0 good, entry 1 off the end: a map page, damaged */
+	put_le(dev + 5 * 4096, 6, 8);
+	put_le(dev + 5 * 4096 + 8, 99, 8);
+	ck_assert_int_eq(probe(write_file("entry1", dev, sizeof(dev)), &h, &lrc), HIB_KIND_KERNEL);
+	ck_assert_int_eq(lrc, HIB_ERR_DAMAGED);
+	ck_assert_ptr_nonnull(strstr(probed_error, "entry 1"));
+	memset(dev + 5 * 4096, 0, 16);
 
 	put_le(dev + 4096 - 32, 1, 8);               /* map page 1 -> 2 -> 1 */
 	put_le(dev + 1 * 4096, 3, 8);

@@ -22,7 +22,8 @@ cleanup() {
 	mountpoint -q "$S" && umount "$S"
 	mountpoint -q "$M" && umount "$M"
 	# mount -o loop detaches on umount; a loop left behind is ours to drop
-	for l in $(losetup -j "$DISK" -O NAME -n) $(losetup -j "$TMP/scratch.img" -O NAME -n); do
+	for l in $(losetup -j "$DISK" -O NAME -n) $(losetup -j "$TMP/scratch.img" -O NAME -n) \
+		 $(losetup -j "$TMP/foreign.img" -O NAME -n); do
 		losetup -d "$l"
 	done
 	rm -rf "$TMP"
@@ -155,6 +156,22 @@ check "the copy: never damaged" sh -c '! grep -qi damaged "$1"' - "$TMP/err"
 run_hib 2 verify -J "$TMP/copy"
 check "the copy: status unsupported" grep -q '"status": "unsupported"' "$TMP/out"
 umount "$M"
+
+# --- a map entry outside the file's extents: foreign blocks, caught -----------------
+# Entry 5 of the first map page (device page header_image, byte 40 of it)
+# set to device page 100: on the disk, not in /swapfile (its first extent
+# starts at 2321, filefrag above), as a wrong resume_offset would make it.
+cp --sparse=always "$DISK" "$TMP/foreign.img"
+poke_u64 "$TMP/foreign.img" $(($(side header_image) * 4096 + 40)) 100
+if mount -o ro,loop,noload "$TMP/foreign.img" "$M"; then
+	run_hib 1 verify "$M/$(side swapfile | sed 's|^/||')"
+	check "map entry 5 on device page 100 is outside the swap file's extents" \
+		grep -q "map entry 5.*device page 100 is not a page of the swap file (outside its extents)" "$TMP/err"
+	umount "$M"
+else
+	fail "mount -o ro,loop,noload $TMP/foreign.img"
+fi
+rm -f "$TMP/foreign.img"
 
 # --- a scratch ext4: a hole, unwritten extents, no signature, the copy ---------------
 truncate -s 64M "$TMP/scratch.img"

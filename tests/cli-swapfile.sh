@@ -140,6 +140,13 @@ done
 run_hib 2 cat --slot "$(key "$TMP/info.json" swapfile_pages)" "$SWF"
 check "a slot past the file is refused by name" grep -q "beyond the end of the swap file" "$TMP/err"
 
+# --- in place reads what the device read with -R reads ------------------------------
+run_hib 0 export --format lime "$SWF" "$TMP/inplace.lime"
+run_hib 0 export --format lime -R "$(side resume_offset)" "$LOOP" "$TMP/device.lime"
+check "export in place = export of the device with -R $(side resume_offset)" \
+	cmp -s "$TMP/inplace.lime" "$TMP/device.lime"
+rm -f "$TMP/inplace.lime" "$TMP/device.lime"
+
 # --- the device is the evidence too ------------------------------------------------
 run_hib 2 cat --slot 1 --device -O "$LOOP" "$SWF"
 check "no output onto the device under the swap file" grep -q "refusing to write over the evidence" "$TMP/err"
@@ -205,6 +212,15 @@ check "fallocated swap file: unwritten pages $uw as filefrag says" \
 check "fallocated swap file: filefrag sees unwritten extents" test "$uw" -gt 0
 check "fallocated swap file: resume= names the scratch UUID" \
 	test "$(key "$TMP/falloc.json" resume_cmdline)" = "resume=UUID=$(blkid -p -s UUID -o value "$SLOOP") resume_offset=$(first_block "$S/falloc")"
+
+# an output on the file system that holds the swap file is refused
+run_hib 2 cat --slot 0 -O "$S/slot0" "$S/falloc"
+check "no output on the swap file's own file system" \
+	grep -q "is on a file system on $SLOOP, which holds the input" "$TMP/err"
+check "nothing written there" test ! -e "$S/slot0"
+run_hib 0 cat --slot 0 -O "$TMP/slot0" "$S/falloc"
+check "cat --slot 0 of a plain swap file in place: its swap header" \
+	cmp -s -n 4096 "$TMP/slot0" "$S/falloc"
 
 # not a swap file
 dd if=/dev/urandom of="$S/noise" bs=4096 count=4 status=none

@@ -138,6 +138,7 @@ struct hib_image {
 	/* swapfile.c: a swap file read in place (fd is then its device) */
 	bool in_place;
 	bool copy_suspect;          /* an image whose map fits neither view */
+	bool sw_btrfs;              /* not read in place: on btrfs */
 	struct hib_swapfile sw;
 	char *sw_device;
 	int sw_file_fd;             /* the file itself, for the evidence */

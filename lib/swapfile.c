@@ -313,6 +313,7 @@ int hib_swapfile_attach(struct hib_image *img, const struct stat *st)
 		 * which is not a device offset. */
 		why(img, "on btrfs, FIEMAP gives logical addresses, not device pages: get the offset from btrfs inspect-internal map-swapfile -r %s and run hibimg on the device with -R",
 		    img->path);
+		img->sw_btrfs = true;
 		goto refuse;
 	}
 	if (!map_extents(img, img->fd, img->devpages, ps))
@@ -393,11 +394,18 @@ void hib_swapfile_release(struct hib_image *img)
 int hib_swapfile_copy_error(struct hib_image *img)
 {
 	const struct hib_header *h = &img->hdr;
+	const char *where = h->image < img->devpages ? "is no swap-map page in" :
+			    "lies beyond the end of";
 
+	/* On btrfs the file may well be the swap file itself: say how to
+	 * read it, not that it is a copy. */
+	if (img->sw_btrfs)
+		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
+				  "%s: its swap map points at device pages (the first swap-map page, %" PRIu64 ", %s this file) and a swap file on btrfs is not read in place (FIEMAP gives btrfs's logical addresses there): get its offset with btrfs inspect-internal map-swapfile -r %s and run hibimg on the device with -R <offset>",
+				  img->path, h->image, where, img->path);
 	return hib_seterr(img, HIB_ERR_UNSUPPORTED,
 			  "%s: this looks like a copy of a swap file's bytes, not a swap area: its swap map points at device pages (the first swap-map page, %" PRIu64 ", %s this file); run hibimg on the device that holds the swap file with -R <its first block in pages, filefrag -v>, or on the swap file in place%s%s%s",
-			  img->path, h->image,
-			  h->image < img->devpages ? "is no swap-map page in" : "lies beyond the end of",
+			  img->path, h->image, where,
 			  img->sw_why[0] ? " (not read in place: " : "", img->sw_why,
 			  img->sw_why[0] ? ")" : "");
 }

@@ -269,6 +269,11 @@ if command -v mkfs.btrfs >/dev/null && grep -qw btrfs /proc/filesystems &&
 	run_hib 0 info -J -R "$bro" "$(findmnt -n -o SOURCE "$S")"
 	check "btrfs: the device with -R map-swapfile's $bro finds the swap header" \
 		test "$(key "$TMP/out" kind)" = swap
+	# an image there: how to read it, not "a copy"
+	cp "$TMP/copy" "$S/image"
+	run_hib 2 verify "$S/image"
+	check "btrfs: an image is refused naming map-swapfile -r" \
+		grep -q "not read in place.*btrfs inspect-internal map-swapfile -r" "$TMP/err"
 	umount "$S"
 else
 	echo "# btrfs: no mkfs.btrfs or no btrfs in this kernel: not tried"

@@ -98,6 +98,8 @@ struct hib_image {
 	char err[768];
 
 	bool opened;
+	bool page0_swap;            /* -R on a regular file whose page 0 is a
+				     * swap area: the swap file itself, probably */
 	const char *compressor;     /* a compressed file, refused by name (probe.c) */
 	bool have_fs;               /* no signature, but libblkid sees a file system */
 	char fs_type[32], fs_uuid[64];
@@ -158,6 +160,9 @@ struct stat;
  * (and, for an image whose map fits neither view, copy_suspect). */
 HIB_HIDDEN int hib_swapfile_attach(struct hib_image *img, const struct stat *st);
 HIB_HIDDEN void hib_swapfile_release(struct hib_image *img);
+/* Whether page 0 of the file ends in a signature: -R given on what is
+ * probably the swap file itself. */
+HIB_HIDDEN bool hib_swapfile_page0(struct hib_image *img);
 /* The refusal of an image that looks like a copy of a swap file's bytes. */
 HIB_HIDDEN int hib_swapfile_copy_error(struct hib_image *img);
 

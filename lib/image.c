@@ -158,6 +158,9 @@ static int attach(struct hib_image *img)
 		hib_probe_filesystem(img);
 	if (rc == HIB_OK && S_ISREG(st.st_mode))
 		rc = hib_swapfile_attach(img, &st);
+	if (rc == HIB_OK && S_ISREG(st.st_mode) && img->resume_offset &&
+	    img->hdr.kind == HIB_KIND_UNKNOWN)
+		img->page0_swap = hib_swapfile_page0(img);
 	if (rc == HIB_OK)
 		img->opened = true;
 	return rc;

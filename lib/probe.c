@@ -173,8 +173,10 @@ static int refuse(struct hib_image *img)
 					  img->fs_uuid, img->fs_uuid[0] ? ")" : "",
 					  img->resume_offset);
 		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
-				  "%s: not a hibernation image (no swap or hibernation signature at the end of page %" PRIu64 ")",
-				  img->path, img->resume_offset);
+				  "%s: not a hibernation image (no swap or hibernation signature at the end of page %" PRIu64 ")%s",
+				  img->path, img->resume_offset,
+				  img->page0_swap ?
+				  "; page 0 of this file is a swap area: run without -R (a swap file is read in place, from its device)" : "");
 	case HIB_KIND_KERNEL:
 	case HIB_KIND_KERNEL_DEV:
 	case HIB_KIND_USWSUSP:

@@ -410,6 +410,24 @@ int hib_swapfile_copy_error(struct hib_image *img)
 			  img->sw_why[0] ? ")" : "");
 }
 
+bool hib_swapfile_page0(struct hib_image *img)
+{
+	unsigned char *pg = malloc(HIB_MAX_PS);
+	unsigned int ps;
+	enum hib_kind kind;
+	bool swap, found = false;
+
+	if (!pg)
+		return false;
+	for (ps = HIB_MIN_PS; ps <= HIB_MAX_PS && !found && ps <= img->devsize; ps <<= 1)
+		if (pread(img->fd, pg, ps, 0) == (ssize_t)ps) {
+			(void)hib_probe_signature(pg + ps - 10, &kind, &swap);
+			found = kind != HIB_KIND_UNKNOWN;
+		}
+	free(pg);
+	return found;
+}
+
 const struct hib_swapfile *hib_image_swapfile(const struct hib_image *img)
 {
 	return img->opened && img->in_place ? &img->sw : NULL;

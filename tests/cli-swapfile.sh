@@ -140,6 +140,10 @@ done
 run_hib 2 cat --slot "$(key "$TMP/info.json" swapfile_pages)" "$SWF"
 check "a slot past the file is refused by name" grep -q "beyond the end of the swap file" "$TMP/err"
 
+# -R on the swap file itself counts file pages: the hint says to drop it
+run_hib 2 verify -R "$(side resume_offset)" "$SWF"
+check "-R on the swap file: run without -R" grep -q "page 0 of this file is a swap area: run without -R" "$TMP/err"
+
 # --- in place reads what the device read with -R reads ------------------------------
 run_hib 0 export --format lime "$SWF" "$TMP/inplace.lime"
 run_hib 0 export --format lime -R "$(side resume_offset)" "$LOOP" "$TMP/device.lime"

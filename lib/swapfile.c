@@ -64,8 +64,9 @@ static void why(struct hib_image *img, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The file's extents in pages of ps, from FIEMAP (synced first, so that
- * delayed allocation has a place). Each problem the kernel's swapon would
+/* The file's extents in pages of ps, from FIEMAP. Not FIEMAP_FLAG_SYNC:
+ * reading evidence starts no writeback of it, and a swap file the kernel
+ * took has no delayed allocation anyway. Each problem the kernel's swapon would
  * refuse is named; false leaves the reason in sw_why. */
 static bool map_extents(struct hib_image *img, int fd, uint64_t npages, unsigned int ps)
 {
@@ -84,7 +85,7 @@ static bool map_extents(struct hib_image *img, int fd, uint64_t npages, unsigned
 		memset(fm, 0, sz);
 		fm->fm_start = next;
 		fm->fm_length = end - next;
-		fm->fm_flags = FIEMAP_FLAG_SYNC;
+		fm->fm_flags = 0;
 		fm->fm_extent_count = FIEMAP_BATCH;
 		if (ioctl(fd, FS_IOC_FIEMAP, fm) < 0) {
 			why(img, "the file system gives no extents (FIEMAP: %s)", strerror(errno));
@@ -118,7 +119,7 @@ static bool map_extents(struct hib_image *img, int fd, uint64_t npages, unsigned
 				goto out;
 			}
 			if (e->fe_flags & (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC)) {
-				why(img, "file page %" PRIu64 " has no place on the device yet (delayed allocation)",
+				why(img, "file page %" PRIu64 " has no place on the device yet (delayed allocation: written and not yet synced; no swap file the kernel took is so)",
 				    lo / ps);
 				goto out;
 			}

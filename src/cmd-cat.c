@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include "common.h"
+#include "input.h"
 #include "options.h"
 #include "progress.h"
 
@@ -117,7 +118,7 @@ int cmd_cat(int argc, char **argv)
 			 "saved pages by PFN or physical address, or one swap slot (a device page;\n"
 			 "of a swap file read in place, a page of the file).",
 		.epilog = "Numbers may be decimal or 0x-hex.\n",
-		.common = CO_RESUME | CO_OUTFILE | CO_FORCE | CO_DEVICE,
+		.common = CO_RESUME | CO_OUTFILE | CO_FORCE | CO_DEVICE | CO_SPENT,
 		.own = cat_opts,
 	};
 	const char *pfn_arg = NULL, *phys_arg = NULL, *slot_arg = NULL, *outfile;
@@ -167,7 +168,7 @@ int cmd_cat(int argc, char **argv)
 		rc = hib_image_read_slot(img, slot, buf);
 		if (rc) {
 			free(buf);
-			warnx_("%s", hib_image_error(img));
+			warnx_("%s", input_error(img));
 			close_output(img, s.out, 0);
 			exit(rc_to_exit(rc));
 		}
@@ -204,7 +205,7 @@ int cmd_cat(int argc, char **argv)
 	progress_end();
 	if (rc) {
 		/* A damaged stream midway: no half copy that looks whole. */
-		warnx_("%s", hib_image_error(img));
+		warnx_("%s", input_error(img));
 		close_output(img, s.out, 0);
 		if (ranges != &one)
 			free(ranges);

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include "describe.h"
+#include "input.h"
 #include "options.h"
 
 #include <errno.h>
@@ -21,7 +22,7 @@ static void load_or_die(struct hib_image *img, int pfns)
 	if (rc == HIB_OK && pfns)
 		rc = hib_image_load_pfns(img);
 	if (rc)
-		die_(rc_to_exit(rc), "%s", hib_image_error(img));
+		die_(rc_to_exit(rc), "%s", input_error(img));
 }
 
 static int dump_header(struct hib_image *img, const struct out_opts *oo)
@@ -62,7 +63,7 @@ static int dump_map(struct hib_image *img, const struct out_opts *oo)
 		struct hib_map_page mp = HIB_INIT(struct hib_map_page);
 
 		if (hib_image_map_page_info(img, i, &mp))
-			die_(EXIT_IOERR, "%s", hib_image_error(img));
+			die_(EXIT_IOERR, "%s", input_error(img));
 		out_cell(ln, 0, "%" PRIu64, i);
 		out_cell(ln, 1, "%" PRIu64, mp.devpage);
 		out_cell(ln, 2, "0x%" PRIx64, mp.devpage * ps);
@@ -125,7 +126,7 @@ static int dump_chunks(struct hib_image *img, const struct out_opts *oo)
 	/* Print what was decoded even when the stream breaks later. */
 	prc = out_table_print(cx.tb);
 	if (rc < 0) {
-		warnx_("%s", hib_image_error(img));
+		warnx_("%s", input_error(img));
 		return rc_to_exit(rc);
 	}
 	return prc ? EXIT_IOERR : EXIT_INTACT;
@@ -203,7 +204,7 @@ static int dump_page(struct hib_image *img, uint64_t want, const char *outfile,
 		out = open_output(img, outfile, oflags);
 	rc = hib_reader_new(img, &rd);
 	if (rc)
-		die_(rc_to_exit(rc), "%s", hib_image_error(img));
+		die_(rc_to_exit(rc), "%s", input_error(img));
 	while ((rc = hib_reader_next(rd, &pg)) == 1) {
 		if (pg.pfn < want)
 			continue;
@@ -217,7 +218,7 @@ static int dump_page(struct hib_image *img, uint64_t want, const char *outfile,
 	}
 	if (rc < 0 || !data) {
 		if (rc < 0)
-			warnx_("%s", hib_image_error(img));
+			warnx_("%s", input_error(img));
 		else
 			warnx_("PFN 0x%" PRIx64 " is not saved in the image", want);
 		close_output(img, out, 0);
@@ -247,7 +248,7 @@ int cmd_dump(int argc, char **argv)
 			" chunks        the stream's chunks (or raw pages), with sizes and places\n"
 			" pfns          the PFN list as runs of consecutive PFNs\n"
 			" page <pfn>    one saved page as a hexdump (or raw, with --output-file)\n",
-		.common = CO_VIEW | CO_QUIET | CO_RESUME | CO_OUTFILE | CO_FORCE | CO_DEVICE,
+		.common = CO_VIEW | CO_QUIET | CO_RESUME | CO_OUTFILE | CO_FORCE | CO_DEVICE | CO_SPENT,
 	};
 	const struct out_opts *oo = &cl.out;
 	struct hib_image *img;

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 #include "describe.h"
+#include "input.h"
 #include "options.h"
 #include "progress.h"
 
@@ -73,7 +74,7 @@ int cmd_export(int argc, char **argv)
 			    " elf     ELF64 core with the kernel's VMCOREINFO note (drgn, crash)\n\n"
 			    "<out> '-' is standard output (raw and lime); the summary is then not\n"
 			    "printed. The view options (-J, -r, -P, -o, -b) shape the summary.\n",
-		.common = CO_VIEW | CO_QUIET | CO_THREADS | CO_RESUME | CO_FORCE,
+		.common = CO_VIEW | CO_QUIET | CO_THREADS | CO_RESUME | CO_FORCE | CO_SPENT,
 		.own = export_opts,
 	};
 	struct hib_export_opts o = HIB_INIT(struct hib_export_opts, .format = HIB_EXPORT_RAW);
@@ -132,7 +133,7 @@ int cmd_export(int argc, char **argv)
 		progress_end();
 	}
 	if (rc)
-		die_(rc_to_exit(rc), "%s", hib_image_error(img));
+		die_(rc_to_exit(rc), "%s", input_error(img));
 	if (o.format == HIB_EXPORT_ELF && !res.vmcoreinfo)
 		warnx_("warning: no VMCOREINFO page in the image: %s has no VMCOREINFO note, so drgn and crash need the kernel's symbols to find their way",
 		       out);

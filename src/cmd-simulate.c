@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "common.h"
+#include "input.h"
 #include "options.h"
 #include "progress.h"
 #include "output.h"
@@ -320,7 +321,7 @@ int cmd_simulate(int argc, char **argv)
 			    "three in one document.\n",
 		.epilog = "MB = 1000 KiB, as the kernel prints rates. -T sets the compression\n"
 			  "threads (default: clamp(CPUs-1, 1, 3)).\n",
-		.common = CO_VIEW | CO_QUIET | CO_THREADS | CO_RESUME,
+		.common = CO_VIEW | CO_QUIET | CO_THREADS | CO_RESUME | CO_SPENT,
 		.own = simulate_opts,
 	};
 	struct hib_sim_opts so = { .size = sizeof(so) }, d = { .size = sizeof(d) };
@@ -377,7 +378,7 @@ int cmd_simulate(int argc, char **argv)
 		rc = hib_simulate(img, &so, &res);
 	progress_end();
 	if (rc)
-		die_(rc_to_exit(rc), "%s", hib_image_error(img));
+		die_(rc_to_exit(rc), "%s", input_error(img));
 	in = hib_image_info(img);
 	if (compare < 0)
 		compare = in->compression == HIB_COMP_LZ4 ? HIB_SIM_LZ4 :

@@ -554,7 +554,7 @@ int cmd_stats(int argc, char **argv)
 			    " ranges    a line per run of consecutive saved PFNs, with the hole before\n"
 			    " chunks    a line per 32-page chunk: the image's and each codec's size\n",
 		.epilog = "With several <spec>s the exit status is the worst of theirs (hibimg(1)).\n",
-		.common = CO_VIEW | CO_QUIET | CO_THREADS | CO_RESUME | CO_FORCE,
+		.common = CO_VIEW | CO_QUIET | CO_THREADS | CO_RESUME | CO_FORCE | CO_SPENT,
 		.own = stats_opts,
 	};
 	struct hib_stats_opts so = { .size = sizeof(so) };

@@ -14,12 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct cli_opt verify_opts[] = {
-	{ "spent", no_argument, OPT_LONG + 0, NULL,
-	  "read what a resume attempt left of the image" },
-	{ NULL, 0, 0, NULL, NULL }
-};
-
 struct tally {
 	uint64_t chunks;
 	uint64_t cmp_bytes;
@@ -82,7 +76,7 @@ static void checksum_section(struct out_rec *r, struct hib_image *img,
 /* One input: its record, its status. An error is said once: on standard
  * error for people, in the record for scripts. */
 static int verify_one(struct out_rec *r, const char *spec, const struct cli *cl,
-		      int spent, int several)
+		      int several)
 {
 	struct hib_image *img = hib_image_new();
 	struct hib_reader *rd = NULL;
@@ -114,8 +108,6 @@ static int verify_one(struct out_rec *r, const char *spec, const struct cli *cl,
 		return status;
 	}
 	h = hib_image_header(img);
-	if (spent)
-		(void)hib_image_allow_spent(img, 1);
 	out_rec_add(r, "path", "path", OUT_STR, "%s", hib_image_path(img));
 	rc = hib_image_load(img);
 	if (rc == HIB_OK)
@@ -145,7 +137,7 @@ static int verify_one(struct out_rec *r, const char *spec, const struct cli *cl,
 			    "true");
 	if (rc && machine)
 		out_rec_add(r, encrypted ? "note" : "error", encrypted ? "note" : "error",
-			    OUT_STR, "%s", hib_image_error(img));
+			    OUT_STR, "%s", input_error(img));
 	if (u) {
 		out_rec_section(r, "Userspace image (suspend-utils)");
 		out_rec_add(r, "data-pages", "data pages on disk", OUT_NUM, "%" PRIu64,
@@ -200,11 +192,8 @@ static int verify_one(struct out_rec *r, const char *spec, const struct cli *cl,
 		checksum_section(r, img, &p);
 	}
 	if (rc)
-		warnx_("%s%s%s: %s%s%s%s", several ? hib_image_path(img) : "", several ? ": " : "",
-		       exit_name(status), hib_image_error(img),
-		       h->kind == HIB_KIND_SPENT && !spent ?
-		       " (--spent reads what is left)" : "",
-		       *input_hint(img) ? ": " : "", input_hint(img));
+		warnx_("%s%s%s: %s", several ? hib_image_path(img) : "", several ? ": " : "",
+		       exit_name(status), input_error(img));
 	hib_reader_free(rd);
 	hib_image_free(img);
 	return status;
@@ -221,15 +210,13 @@ int cmd_verify(int argc, char **argv)
 			  "image, 3 I/O error, 4 encrypted (uswsusp): structure intact, content not\n"
 			  "verifiable without the key. With several images, the worst of theirs\n"
 			  "(0 < 4 < 1 < 2 < 3).\n",
-		.common = CO_VIEW | CO_QUIET | CO_RESUME | CO_THREADS,
-		.own = verify_opts,
+		.common = CO_VIEW | CO_QUIET | CO_RESUME | CO_THREADS | CO_SPENT,
 	};
 	struct out_rec **recs;
-	int c, i, n, spent = 0, status = EXIT_INTACT;
+	int i, n, status = EXIT_INTACT;
 
-	while ((c = cli_getopt(&cl, argc, argv)) != -1)
-		if (c == OPT_LONG + 0)
-			spent = 1;
+	while (cli_getopt(&cl, argc, argv) != -1)
+		;
 	if (optind == argc) {
 		warnx_("no image given");
 		errtryhelp("verify");
@@ -241,7 +228,7 @@ int cmd_verify(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		recs[i] = out_rec_new();
 		status = exit_worst(status, verify_one(recs[i], argv[optind + i], &cl,
-						       spent, n > 1));
+						       n > 1));
 	}
 	if (out_recs_print(recs, (size_t)n, &cl.out, "verify"))
 		status = exit_worst(status, EXIT_IOERR);

@@ -40,9 +40,28 @@ static int failed(const struct hib_image *img, int rc, const char *fmt, ...)
 	return rc;
 }
 
+/* The one text that tells a user a refused spent area can still be read:
+ * added wherever such an area is refused, by a command that takes
+ * --spent and was not given it. */
+#define SPENT_HINT " (--spent reads what is left)"
+
 const char *input_error(const struct hib_image *img)
 {
-	return img == last.img ? last.msg : hib_image_error(img);
+	static char buf[2048 + sizeof(SPENT_HINT)];
+	const struct hib_header *h;
+
+	if (img == last.img)
+		return last.msg;
+	h = hib_image_header(img);
+	if (cli_spent == 0 && h && h->kind == HIB_KIND_SPENT) {
+		snprintf(buf, sizeof(buf), "%s" SPENT_HINT, hib_image_error(img));
+		return buf;
+	}
+	if (*input_hint(img)) {
+		snprintf(buf, sizeof(buf), "%s: %s", hib_image_error(img), input_hint(img));
+		return buf;
+	}
+	return hib_image_error(img);
 }
 
 static const char *shell_word(const char *s, char *buf, size_t cap);
@@ -54,7 +73,10 @@ const char *input_hint(const struct hib_image *img)
 	char q[512];
 	const char *w;
 
-	if (!h || h->kind != HIB_KIND_UNKNOWN || !hib_image_fs_type(img))
+	/* a swap area libblkid sees where -R looked past it: the library's
+	 * message says to drop -R */
+	if (!h || h->kind != HIB_KIND_UNKNOWN || !hib_image_fs_type(img) ||
+	    !strcmp(hib_image_fs_type(img), "swap"))
 		return "";
 	w = shell_word(hib_image_path(img), q, sizeof(q));
 	snprintf(hint, sizeof(hint),
@@ -214,5 +236,8 @@ int input_open(struct hib_image *img, const char *spec, unsigned int flags)
 	rc = strcmp(spec, "-") ? hib_image_open(img, spec) : open_stdin(img);
 	if (rc && hib_image_compressor(img))
 		return compressed_hint(img, rc, spec, flags);
+	/* --spent means one thing in every command that takes it */
+	if (rc == HIB_OK && cli_spent == 1)
+		(void)hib_image_allow_spent(img, 1);
 	return rc;
 }

@@ -26,7 +26,9 @@
 int input_open(struct hib_image *img, const char *spec, unsigned int flags);
 /* Why the last input_open() of img failed (a compressed file's hint, a
  * refused '-'), without the "hibimg CMD: " warnx_() adds; for any other
- * failure of img, hib_image_error(). */
+ * failure of img, hib_image_error(), with " (--spent reads what is left)"
+ * when img is a spent area and the command takes --spent but was not
+ * given it. With --spent, input_open() lets the library read spent areas. */
 const char *input_error(const struct hib_image *img);
 
 /* What to do next with an input the command cannot read, or "": for a

@@ -14,10 +14,12 @@
 
 const char *cli_command;
 int cli_json;
+int cli_spent = -1;
 
 enum {
 	CV_LISTCOLS = OPT_LONG + 0x80,
 	CV_DEVICE,
+	CV_SPENT,
 };
 
 struct common_opt {
@@ -51,6 +53,8 @@ static const struct common_opt common_opts[] = {
 			"replace an existing output file" } },
 	{ CO_DEVICE,  { "device",        no_argument,       CV_DEVICE, NULL,
 			"the output is a block device, written in place" } },
+	{ CO_SPENT,   { "spent",         no_argument,       CV_SPENT, NULL,
+			"read what a resume attempt left of a spent image" } },
 	{ CO_QUIET,   { "quiet",         no_argument,       'q', NULL,
 			"print nothing, only set the exit status" } },
 	{ CO_VERBOSE, { "verbose",       no_argument,       'v', NULL,
@@ -179,8 +183,10 @@ int cli_getopt(struct cli *c, int argc, char **argv)
 	int v;
 
 	cli_command = c->cmd;
-	if (!lo)
+	if (!lo) {
 		build(c, &lo, &so);
+		cli_spent = (c->common & CO_SPENT) ? 0 : -1;
+	}
 	for (;;) {
 		v = getopt_long(argc, argv, so, lo, NULL);
 		switch (v) {
@@ -207,6 +213,7 @@ int cli_getopt(struct cli *c, int argc, char **argv)
 		case 'O': c->outfile = optarg; continue;
 		case 'f': c->force = 1; continue;
 		case CV_DEVICE: c->device = 1; continue;
+		case CV_SPENT: c->spent = cli_spent = 1; continue;
 		case 'q': c->quiet = c->out.quiet = 1; continue;
 		case 'v': c->verbose++; continue;
 		case 'h': cli_usage(c);

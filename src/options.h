@@ -25,6 +25,7 @@
 #define CO_FORCE     0x0400u    /* -f, --force */
 #define CO_DEVICE    0x0800u    /* --device */
 #define CO_OUTFILE   0x1000u    /* -O, --output-file <file> */
+#define CO_SPENT     0x2000u    /* --spent: read what a resume attempt left */
 /* how the result is shown: every command that prints a table or a record */
 #define CO_VIEW (CO_JSON | CO_RAW | CO_PAIRS | CO_NOHEAD | CO_COLUMNS | CO_BYTES)
 
@@ -54,6 +55,7 @@ struct cli {
 	uint64_t resume_offset;
 	int resume_offset_set;      /* -R given: it wins over the machine's */
 	int quiet, verbose, force, device;
+	int spent;                  /* --spent */
 	const char *outfile;
 };
 
@@ -67,5 +69,9 @@ void cli_usage(const struct cli *c) __attribute__((noreturn));
  * whether it was asked for JSON: then an error is a JSON document too. */
 extern const char *cli_command;
 extern int cli_json;
+/* --spent for the command now running: -1 it has no such option, 0 not
+ * given, 1 given. input_open() lets the library read a spent area when 1;
+ * input_error() adds the hint to a refusal when 0 (input.h). */
+extern int cli_spent;
 
 #endif

@@ -206,8 +206,13 @@ static int describe(struct out_rec *r, const char *spec, uint64_t offset, int sc
 		(void)hib_image_allow_spent(img, 1);
 		if (hib_image_load(img) == HIB_OK) {
 			describe_info(r, img);
-			if (hib_image_load_pfns(img) == HIB_OK)
+			if (hib_image_load_pfns(img) == HIB_OK) {
 				describe_pfns(r, img);
+				/* which kernel wrote it: the question after a
+				 * failed resume */
+				if (scan && hib_image_identify(img, &id) == HIB_OK)
+					describe_identity(r, &id);
+			}
 		}
 		if (hib_image_error(img)[0] && strcmp(hib_image_error(img), "no error"))
 			out_rec_add(r, "remains", "what is left", OUT_STR, "%s",

@@ -23,7 +23,7 @@ if [ -z "$bad" ]; then ok; else fail "one letter, two meanings:"; echo "$bad" >&
 check "-o means --output (columns) everywhere" sh -c "! awk '\$2 == \"o\" && \$3 != \"output\"' '$TMP/all' | grep -q ."
 # every common option hibimg(1) documents
 # (roff writes every '-' of an option as "\-")
-for o in json raw pairs noheadings output list-columns bytes threads resume-offset output-file force device quiet; do
+for o in json raw pairs noheadings output list-columns bytes threads resume-offset output-file force device spent quiet; do
 	re=$(printf '%s' "$o" | sed 's/-/\\\\-/g')
 	check "hibimg(1) documents --$o" grep -q -- "\\\\-\\\\-$re\\>" "$top_srcdir/man/hibimg.1"
 done

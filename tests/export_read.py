@@ -22,6 +22,13 @@ swap_map_page, so a bug in the exporter cannot hide in its own reader.
   slots      PS IMAGE          key=value: non-zero slots outside the image, the
                                first of them (walks header and swap map)
   mkxnum     OUT               a hand-made nocompress image with 65536 runs
+  walk       PS IMAGE RUNS     "PFN sha256" per saved page, read straight from
+                               the disk: swsusp_header, the swap-map chain,
+                               the chunks (LZO/LZ4 through liblzo2/liblz4 by
+                               ctypes, or raw pages), swsusp_info, the PFN
+                               list; writes the PFN runs to RUNS. The
+                               signature is not looked at, so a spent area
+                               reads like a live one.
 """
 import hashlib
 import struct
@@ -277,6 +284,89 @@ def mkxnum(out):
             f.write(p)
 
 
+def walk(ps, path, runs_out):
+    """The kernel's save path read backwards (kernel/power/swap.c and
+    snapshot.c, FORMAT.md 3-6), with nothing of hibimg's."""
+    import ctypes
+    with open(path, "rb") as f:
+        dev = f.read()
+
+    def page(n):
+        if n <= 0 or (n + 1) * ps > len(dev):
+            sys.exit("walk: page %d outside the disk" % n)
+        return dev[n * ps:(n + 1) * ps]
+
+    hdr = dev[:ps]
+    image, flags = struct.unpack_from("<QI", hdr, ps - 32)
+    per = ps // 8 - 1
+    entries, seen, m = [], set(), image
+    while m:
+        if m in seen:
+            sys.exit("walk: swap-map cycle at %d" % m)
+        seen.add(m)
+        mp = page(m)
+        ent = struct.unpack_from("<%dQ" % (per + 1), mp)
+        entries += [e for e in ent[:per] if e]
+        m = ent[per]
+    stream = [page(entries[0])]            # swsusp_info, never compressed
+    if flags & 0x2:                        # SF_NOCOMPRESS_MODE
+        stream += [page(e) for e in entries[1:]]
+    else:
+        if flags & 0x10:                   # SF_COMPRESSION_ALG_LZ4
+            lz = ctypes.CDLL("liblz4.so.1")
+        else:
+            lz = ctypes.CDLL("liblzo2.so.2")
+        unc = 32 * ps
+        out = ctypes.create_string_buffer(unc)
+        i = 1
+        while i < len(entries):
+            first = page(entries[i])
+            cmp_len = struct.unpack_from("<Q", first)[0]
+            n = (8 + cmp_len + ps - 1) // ps
+            if cmp_len == 0 or i + n > len(entries):
+                sys.exit("walk: bad chunk at map entry %d" % i)
+            raw = b"".join(page(e) for e in entries[i:i + n])[8:8 + cmp_len]
+            if flags & 0x10:
+                got = lz.LZ4_decompress_safe(raw, out, len(raw), unc)
+                if got <= 0:
+                    sys.exit("walk: LZ4 chunk at map entry %d does not decode" % i)
+            else:
+                ln = ctypes.c_ulong(unc)
+                if lz.lzo1x_decompress_safe(raw, ctypes.c_ulong(len(raw)), out,
+                                            ctypes.byref(ln), None) != 0:
+                    sys.exit("walk: LZO chunk at map entry %d does not decode" % i)
+                got = ln.value
+            if got % ps:
+                sys.exit("walk: chunk at map entry %d is not whole pages" % i)
+            d = out.raw[:got]
+            stream += [d[k:k + ps] for k in range(0, got, ps)]
+            i += n
+    info = stream[0]
+    image_pages, pages = struct.unpack_from("<QQ", info, 416)
+    meta = pages - image_pages - 1
+    if len(stream) < pages:
+        sys.exit("walk: %d stream pages, swsusp_info says %d" % (len(stream), pages))
+    pfns = []
+    for k in range(1, 1 + meta):
+        for e in struct.unpack_from("<%dQ" % (ps // 8), stream[k]):
+            if e == 0xFFFFFFFFFFFFFFFF:
+                break
+            pfns.append(e)
+    data = iter(stream[1 + meta:pages])
+    zero = h(bytes(ps))
+    runs = []
+    for e in pfns:
+        pfn = e & ~(1 << 63)
+        print("%d %s" % (pfn, zero if e >> 63 else h(next(data))))
+        if runs and runs[-1][1] + 1 == pfn:
+            runs[-1][1] = pfn
+        else:
+            runs.append([pfn, pfn])
+    with open(runs_out, "w") as f:
+        for a, b in runs:
+            f.write("%d %d\n" % (a, b))
+
+
 def main():
     a = sys.argv[1:]
     cmd = a[0]
@@ -300,6 +390,8 @@ def main():
         slots(int(a[1]), a[2])
     elif cmd == "mkxnum":
         mkxnum(a[1])
+    elif cmd == "walk":
+        walk(int(a[1]), a[2], a[3])
     else:
         sys.exit("unknown command " + cmd)
 

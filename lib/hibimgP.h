@@ -214,6 +214,8 @@ HIB_HIDDEN void hib_abi_out(void *caller, const void *full);
 #define HIB_V1_hib_stats_opts         HIB_V1_END(hib_stats_opts, threads)
 #define HIB_V1_hib_sim_opts           HIB_V1_END(hib_sim_opts, zstd_level)
 #define HIB_V1_hib_check_opts         HIB_V1_END(hib_check_opts, threads)
+#define HIB_V1_hib_log_line           HIB_V1_END(hib_log_line, quantity)
+#define HIB_V1_hib_log_numbers        HIB_V1_END(hib_log_numbers, have_compressed_kbytes)
 
 /* header.c */
 HIB_HIDDEN int hib_header_probe(struct hib_image *img);

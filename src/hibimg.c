@@ -28,6 +28,7 @@ static const struct cmd commands[] = {
 	{ "cat",    cmd_cat,    "write saved pages (by PFN or address) or a swap slot" },
 	{ "check",  cmd_check,  "will a kernel on a machine resume the image, and if not, why" },
 	{ "find",   cmd_find,   "scan a disk or disk image for resume pages and their resume_offset" },
+	{ "explain", cmd_explain, "what each hibernation line of a kernel log means, what to check" },
 };
 
 /* the JSON error document repeats it: room for a compressed file's hint */

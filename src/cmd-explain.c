@@ -249,15 +249,18 @@ int cmd_explain(int argc, char **argv)
 		if (nt)
 			out_table_free(nt);
 	} else {
+		/* people get a blank line between the parts; scripts none */
+		int people = !cl.out.json && !cl.out.raw && !cl.out.pairs;
+
 		sr = summary_rec(log, image_path, &t);
 		out_doc_begin(&cl.out, "explain");
 		rc = out_table_print(lt);
 		if (nt) {
-			if (!cl.out.json)
+			if (people)
 				putchar('\n');
 			rc |= out_table_print(nt);
 		}
-		if (!cl.out.json)
+		if (people)
 			putchar('\n');
 		rc |= out_rec_print(sr, &cl.out, cl.out.json ? NULL : "summary");
 		rc |= out_doc_end();

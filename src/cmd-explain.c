@@ -167,6 +167,7 @@ int cmd_explain(int argc, char **argv)
 		.common = CO_VIEW | CO_QUIET | CO_RESUME,
 	};
 	struct hib_log_numbers nums = HIB_INIT(struct hib_log_numbers);
+	struct out_opts whole;
 	struct libscols_table *lt, *nt = NULL;
 	struct tally t = { 0 };
 	struct out_rec *sr;
@@ -201,9 +202,12 @@ int cmd_explain(int argc, char **argv)
 			status = exit_worst(status, rc_to_exit(rc));
 	}
 
+	/* -o picks the lines' columns; the numbers and the summary stay whole */
+	whole = cl.out;
+	whole.columns = NULL;
 	lt = lines_table(&cl.out);
 	if (image_path)
-		nt = numbers_table(&cl.out);
+		nt = numbers_table(&whole);
 	buf = malloc(LINE_MAX_BYTES);
 	if (!buf)
 		die_(EXIT_IOERR, "out of memory");
@@ -262,7 +266,7 @@ int cmd_explain(int argc, char **argv)
 		}
 		if (people)
 			putchar('\n');
-		rc |= out_rec_print(sr, &cl.out, cl.out.json ? NULL : "summary");
+		rc |= out_rec_print(sr, &whole, cl.out.json ? NULL : "summary");
 		rc |= out_doc_end();
 		out_rec_free(sr);
 		if (rc)

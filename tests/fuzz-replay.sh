@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 REPLAY=${REPLAY:-$top_builddir/tests/fuzz-replay}
-for h in resume map info pfns chunk chunk_lz4 whole uswsusp export kernel memmap; do
+for h in resume map info pfns chunk chunk_lz4 whole uswsusp export kernel memmap klog; do
 	dirs=$top_srcdir/tests/fuzz/corpus/$h
 	[ -d "$top_srcdir/tests/fuzz/regress/$h" ] && dirs="$dirs $top_srcdir/tests/fuzz/regress/$h"
 	if timeout 600 "$REPLAY" $h $dirs >"$TMP/out" 2>"$TMP/err"; then ok; else

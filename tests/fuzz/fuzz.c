@@ -30,6 +30,8 @@
  *               and as an os-release; and as the /dev/kmsg and
  *               /proc/cmdline of a --here tree (the BIOS-e820 lines,
  *               resume= resolved under the root)
+ *   klog        a kernel log (hibimg explain): the bytes split at newlines,
+ *               each line through the table of hibernation lines
  *
  * A fuzzer binary is built per harness with -DHARNESS=\"name\". The same
  * file builds a replay driver (-DREPLAY_MAIN) for the default test suite:
@@ -84,7 +86,36 @@ static void open_memfd(void)
 /* The harnesses that read no swap area: hibimg check's target files. */
 static int target_files(void)
 {
-	return !strcmp(harness, "kernel") || !strcmp(harness, "memmap");
+	return !strcmp(harness, "kernel") || !strcmp(harness, "memmap") ||
+	       !strcmp(harness, "klog");
+}
+
+/* Each line of a log, as hibimg explain reads it; every field the table
+ * gives is read, so a dangling pointer shows under ASan. */
+static void run_klog(const uint8_t *data, size_t size)
+{
+	const char *p = (const char *)data, *end = p + size;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		struct hib_log_line ll = HIB_INIT(struct hib_log_line);
+		volatile size_t sink = 0;
+
+		if (hib_log_explain(p, len, &ll) == 1) {
+			if (ll.msg_offset > len)
+				abort();
+			sink += ll.meaning ? strlen(ll.meaning) : 0;
+			sink += ll.next ? strlen(ll.next) : 0;
+			sink += ll.id ? strlen(ll.id) : 0;
+			sink += strlen(hib_log_kind_name(ll.kind));
+			if (ll.nvalues > 2)
+				abort();
+			sink += strlen(hib_log_quantity_name(ll.quantity[0]));
+		}
+		(void)sink;
+		p += len + 1;
+	}
 }
 
 static void write_mem(const uint8_t *data, size_t size)
@@ -422,6 +453,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (!strcmp(harness, "kernel"))
 			run_kernel(data, size);
+		else if (!strcmp(harness, "klog"))
+			run_klog(data, size);
 		else
 			run_memmap(data, size);
 		return 0;

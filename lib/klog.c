@@ -133,8 +133,8 @@ static const struct klog_entry table[] = {
 	  "/sys/kernel/debug/wakeup_sources, /sys/power/pm_wakeup_irq" },
 	{ "compression-failed", "%s compression failed", F, Q0, "a chunk could not be compressed", NULL },
 	{ "device-phase", "%* of devices complete after %*", P, Q0,
-	  "the drivers' callbacks of one phase (freeze, thaw, quiesce, restore ...) finished; a slow phase shows where time went",
-	  "a driver that fails prints its own line near here" },
+	  "drivers finished one phase (freeze, thaw, quiesce, restore ...); a slow one shows here, a failing driver prints its own line near it",
+	  NULL },
 	{ "sleep-state", "ACPI: PM: Preparing to enter system sleep state %s", P, Q0,
 	  "the image is written: S4 (platform mode) or S5 (power off) follows", NULL },
 

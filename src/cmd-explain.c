@@ -33,8 +33,9 @@ static struct libscols_table *lines_table(const struct out_opts *o)
 	out_table_col(tb, "SEVERITY", OUT_STR);
 	out_table_col_flags(tb, "TOPIC", OUT_STR, OUT_COL_EXTRA);
 	out_table_col(tb, "LOG-MESSAGE", OUT_STR);
-	out_table_col_flags(tb, "MEANING", OUT_STR, OUT_COL_WRAP);
-	out_table_col_flags(tb, "NEXT", OUT_STR, OUT_COL_WRAP);
+	/* long sentences: people read them under the line */
+	out_table_col_flags(tb, "MEANING", OUT_STR, OUT_COL_BELOW);
+	out_table_col_flags(tb, "NEXT", OUT_STR, OUT_COL_BELOW);
 	return tb;
 }
 

@@ -27,6 +27,9 @@ struct tmeta {
 	size_t ncols;
 	enum out_type type[MAX_COLS];
 	unsigned int flags[MAX_COLS];
+	/* OUT_COL_BELOW columns, by pointer: -o moves columns around */
+	struct libscols_column *below[MAX_COLS];
+	size_t nbelow;
 	char *title;
 };
 static struct tmeta tables[MAX_TABLES];
@@ -146,6 +149,8 @@ void out_table_col_flags(struct libscols_table *tb, const char *name,
 	m->type[m->ncols] = t;
 	m->flags[m->ncols] = flags;
 	m->ncols++;
+	if (flags & OUT_COL_BELOW)
+		m->below[m->nbelow++] = cl;
 }
 
 void out_table_col(struct libscols_table *tb, const char *name, enum out_type t)
@@ -389,6 +394,91 @@ void out_table_free(struct libscols_table *tb)
 	scols_unref_table(tb);
 }
 
+/* "label: text" under a row, words wrapped at width, continuation lines
+ * under the text. */
+static void print_wrapped(const char *label, const char *text, size_t width)
+{
+	size_t indent = 6 + strlen(label) + 2, col = indent;
+	const char *w = text;
+
+	printf("%6s%s: ", "", label);
+	while (*w) {
+		size_t n = strcspn(w, " ");
+
+		if (col > indent && col + 1 + n > width) {
+			printf("\n%*s", (int)indent, "");
+			col = indent;
+		} else if (col > indent) {
+			putchar(' ');
+			col++;
+		}
+		printf("%.*s", (int)n, w);
+		col += n;
+		w += n;
+		while (*w == ' ')
+			w++;
+	}
+	putchar('\n');
+}
+
+/* People's view of a table with OUT_COL_BELOW columns: the others aligned
+ * as usual, one line per row, each below-cell that has text under it. */
+static int print_below(struct libscols_table *tb, struct tmeta *m)
+{
+	int shown[MAX_COLS];
+	struct libscols_iter *it;
+	struct libscols_line *ln;
+	size_t i, width = scols_table_get_termwidth(tb);
+	char *data = NULL, *p;
+	int rc;
+
+	if (width < 60)
+		width = 60;
+	for (i = 0; i < m->nbelow; i++) {
+		int fl = scols_column_get_flags(m->below[i]);
+
+		shown[i] = !(fl & SCOLS_FL_HIDDEN);
+		scols_column_set_flags(m->below[i], fl | SCOLS_FL_HIDDEN);
+	}
+	rc = scols_print_table_to_string(tb, &data);
+	if (rc)
+		return rc;
+	p = data;
+	if (!m->o.noheadings) {
+		size_t n = strcspn(p, "\n");
+
+		printf("%.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+	it = scols_new_iter(SCOLS_ITER_FORWARD);
+	if (!it)
+		xmalloc_fail();
+	while (scols_table_next_line(tb, it, &ln) == 0) {
+		size_t n = strcspn(p, "\n");
+
+		/* the other columns have no wrapping cell: one line a row */
+		printf("%.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+		for (i = 0; i < m->nbelow; i++) {
+			struct libscols_cell *ce = scols_line_get_column_cell(ln, m->below[i]);
+			const char *d = ce ? scols_cell_get_data(ce) : NULL;
+			char label[64];
+			size_t k;
+
+			if (!shown[i] || !d || !*d)
+				continue;
+			snprintf(label, sizeof(label), "%s", scols_column_get_name(m->below[i]));
+			for (k = 0; label[k]; k++)
+				if (label[k] >= 'A' && label[k] <= 'Z')
+					label[k] = (char)(label[k] - 'A' + 'a');
+			print_wrapped(label, d, width);
+		}
+	}
+	scols_free_iter(it);
+	free(data);
+	return ferror(stdout) ? -1 : 0;
+}
+
 int out_table_print(struct libscols_table *tb)
 {
 	struct tmeta *m = meta(tb);
@@ -406,6 +496,8 @@ int out_table_print(struct libscols_table *tb)
 		}
 		if (m && m->o.json && doc.f)
 			rc = doc_member_table(tb);
+		else if (m && m->nbelow && !m->o.json && !m->o.raw && !m->o.pairs)
+			rc = print_below(tb, m);
 		else
 			rc = scols_print_table(tb);
 		if (m && m->o.json && !doc.f)

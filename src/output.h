@@ -41,6 +41,10 @@ void out_table_col(struct libscols_table *tb, const char *name, enum out_type t)
  * on a narrow terminal, as lsblk does. */
 #define OUT_COL_TRUNC 0x2u
 #define OUT_COL_WRAP  0x4u
+/* A long text people read under its row, indented and named ("meaning:
+ * ..."), wrapped to the terminal, not as a column; scripts (-J, -r, -P)
+ * get it as a column like any other. */
+#define OUT_COL_BELOW 0x8u
 void out_table_col_flags(struct libscols_table *tb, const char *name,
 			 enum out_type t, unsigned int flags);
 struct libscols_line *out_table_line(struct libscols_table *tb);

@@ -133,8 +133,15 @@ while IFS='|' read -r case topic first rest; do
 		test "$(rows "$TMP/$case.json" lines topic severity log_message | grep -F "$first" | cut -f1,2)" = "$topic	failure"
 	check "$case: its meaning and what to check next" \
 		test -n "$(rows "$TMP/$case.json" lines meaning next log_message | grep -F "$first" | awk -F'\t' '$1 != "" && $2 != ""')"
+	# people: the line, then its meaning and what to check next under it
 	run_hib 1 explain "$TMP/$case.log"
 	out_has "$first"
+	check "$case: text: meaning and next under the failure line" \
+		test "$(awk -v f="$first" '
+			on && /^      / { if ($1 == "meaning:" || $1 == "next:") n++; next }
+			{ on = 0 }
+			/^ *[0-9]+ / && index($0, f) { on = 1 }
+			END { print n + 0 }' "$TMP/out")" = 2
 done <<'EOF'
 damaged-data|crc|PM: Invalid image CRC32!|PM: hibernation: Read 16064 kbytes in 1.18 seconds (13.61 MB/s);PM: hibernation: Failed to load image, recovering.;PM: hibernation: resume failed (-61)
 damaged-chunk|decompression-failed|PM: lzo decompression failed|PM: hibernation: Failed to load image, recovering.;PM: hibernation: resume failed (-22)

@@ -80,8 +80,8 @@ struct tally {
 };
 
 /* The image's numbers, or why there are none (said once). */
-static int image_numbers(const char *spec, uint64_t offset, struct hib_log_numbers *n,
-			 char **path)
+static int image_numbers(const char *spec, uint64_t offset, int quiet,
+			 struct hib_log_numbers *n, char **path)
 {
 	struct hib_image *img = hib_image_new();
 	int rc;
@@ -93,7 +93,9 @@ static int image_numbers(const char *spec, uint64_t offset, struct hib_log_numbe
 	rc = input_open(img, spec, 0);
 	if (rc == HIB_OK) {
 		*path = strdup(hib_image_path(img));
-		progress_begin(hib_image_path(img), "pages", 1);
+		/* the whole stream is decoded to sum the chunks: a long pass */
+		progress_begin(hib_image_path(img), "entries", quiet);
+		hib_image_set_progress(img, progress_keep, NULL);
 		rc = hib_image_log_numbers(img, n);
 		progress_end();
 	}
@@ -198,7 +200,7 @@ int cmd_explain(int argc, char **argv)
 	else if (!(f = fopen(log, "r")))
 		die_(EXIT_IOERR, "cannot open %s: %s", log, strerror(errno));
 	if (image) {
-		rc = image_numbers(image, cl.resume_offset, &nums, &image_path);
+		rc = image_numbers(image, cl.resume_offset, cl.quiet, &nums, &image_path);
 		if (rc)
 			status = exit_worst(status, rc_to_exit(rc));
 	}

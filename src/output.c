@@ -443,8 +443,9 @@ static int print_below(struct libscols_table *tb, struct tmeta *m)
 	rc = scols_print_table_to_string(tb, &data);
 	if (rc)
 		return rc;
-	p = data;
-	if (!m->o.noheadings) {
+	p = data ? data : "";
+	/* no rows: libsmartcols prints nothing, not even the header */
+	if (!m->o.noheadings && *p) {
 		size_t n = strcspn(p, "\n");
 
 		printf("%.*s\n", (int)n, p);

@@ -19,6 +19,8 @@
 #define RESTORE_MAGIC_47      0x123456789ABCDEF0ull /* magic @24 */
 #define RESTORE_MAGIC_MD5     0x23456789ABCDEF01ull
 #define RESTORE_MAGIC_CRC     0x23456789ABCDEF02ull
+/* arm64 struct arch_hibernate_hdr: offset of sleep_cpu_mpidr (FORMAT.md 4.2) */
+#define ARM64_SLEEP_CPU_MPIDR 96
 
 static void copy_str(char *dst, size_t cap, const unsigned char *src, size_t n)
 {
@@ -71,6 +73,8 @@ static void decode_arch(struct hib_image *img)
 	uint64_t m24 = hib_get_word(lay, p + 24, 8);
 
 	in->version_code = (uint32_t)hib_get_word(lay, p + 392, 4);
+	in->have_sleep_cpu_mpidr = 0;
+	in->sleep_cpu_mpidr = 0;
 	if (in->word_size == 8 && !lay->be) {
 		if (m24 == RESTORE_MAGIC_CRC || m24 == RESTORE_MAGIC_MD5 ||
 		    m24 == RESTORE_MAGIC_47) {
@@ -114,6 +118,13 @@ static void decode_arch(struct hib_image *img)
 	if (p[0] == '#' && is_printable_str(p, 65)) {
 		in->arch = HIB_ARCH_ARM64;
 		copy_str(in->uts_version, sizeof(in->uts_version), p, 65);
+		/* struct arch_hibernate_hdr: the 65-byte string padded to 72,
+		 * ttbr1_el1 72, reenter_kernel 80, __hyp_stub_vectors 88,
+		 * sleep_cpu_mpidr 96 (arch/arm64/kernel/hibernate.c) */
+		if (in->word_size == 8) {
+			in->sleep_cpu_mpidr = hib_get_word(lay, p + ARM64_SLEEP_CPU_MPIDR, 8);
+			in->have_sleep_cpu_mpidr = 1;
+		}
 		return;
 	}
 	in->arch = HIB_ARCH_UNKNOWN_RECORD;

@@ -177,6 +177,9 @@ void describe_info(struct out_rec *r, const struct hib_image *img)
 	case HIB_ARCH_ARM64:
 		out_rec_add(r, "uts-version", "uts version", OUT_STR, "%s",
 			    in->uts_version);
+		if (in->have_sleep_cpu_mpidr)
+			out_rec_add(r, "sleep-cpu-mpidr", "saved on CPU (MPIDR)", OUT_HEX,
+				    "0x%" PRIx64, in->sleep_cpu_mpidr);
 		break;
 	case HIB_ARCH_UNKNOWN_RECORD:
 		break;

@@ -331,6 +331,20 @@ int hib_target_set_here(struct hib_target *t, const char *root)
 				in->physpages_exact = 0;
 		}
 	}
+	/* arm64's CPUs, for the image's sleep_cpu_mpidr: the device tree
+	 * the kernel enumerated them from (an ACPI machine has none) */
+	if (!t->cpus_set) {
+		if (exists(root, "sys/firmware/devicetree/base/cpus", path, sizeof(path)) ||
+		    exists(root, "proc/device-tree/cpus", path, sizeof(path))) {
+			if (hib_tgt_dt_cpus(t, path))
+				{ /* its reader noted why: a problem, not an end */ }
+		} else if (in->arch == HIB_TARCH_ARM64) {
+			hib_tgt_seterr(t, HIB_ERR_UNSUPPORTED,
+				       "%s: no device tree (an ACPI machine: its CPUs are in the MADT, which this does not read)",
+				       root);
+			hib_tgt_problem(t, HIB_TIN_CPUS);
+		}
+	}
 	hib_memmap_derive(t);
 	return HIB_OK;
 }

@@ -32,6 +32,7 @@ void hib_target_free(struct hib_target *t)
 	free(t->mem);
 	free(t->types);
 	free(t->config);
+	free(t->cpus);
 	for (i = 0; i < t->n_problems; i++)
 		free(t->problems[i]);
 	free(t);

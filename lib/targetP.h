@@ -12,10 +12,11 @@
 #define HIB_TGT_MEM_MAX      4096u           /* ranges: E820_MAX_ENTRIES is
 					      * 128 + 3 * MAX_NUMNODES (<= 1024) */
 #define HIB_TGT_PROBLEMS     16u
+#define HIB_TGT_CPUS_MAX     4096u           /* arm64 NR_CPUS is at most 4096 */
 
 /* The inputs, for what a check that lacks one says. */
 enum hib_tin { HIB_TIN_KERNEL = 0, HIB_TIN_CONFIG, HIB_TIN_MEM, HIB_TIN_FACS, HIB_TIN_BOOT,
-	       HIB_TIN_EFIVAR, HIB_TIN_OSRELEASE, HIB_TIN_N };
+	       HIB_TIN_EFIVAR, HIB_TIN_OSRELEASE, HIB_TIN_CPUS, HIB_TIN_N };
 
 struct hib_target {
 	char err[768];
@@ -29,6 +30,8 @@ struct hib_target {
 	size_t n_problems;
 	char why[HIB_TIN_N][512];   /* the last problem with each input */
 	bool kernel_set, config_set, mem_set, facs_set;
+	uint64_t *cpus;             /* the MPIDRs, info.n_cpus of them */
+	bool cpus_set;
 };
 
 /* target.c */
@@ -60,6 +63,10 @@ HIB_HIDDEN const char *hib_unpack_format(const unsigned char *p, size_t len);
 HIB_HIDDEN int hib_unpack(struct hib_target *t, const char *what,
 			  const unsigned char *p, size_t len, size_t hint, size_t cap,
 			  unsigned char **out, size_t *out_len);
+
+/* cpus.c: the cpu@ nodes under a device tree's cpus directory
+ * (/sys/firmware/devicetree/base/cpus) as the target's CPUs */
+HIB_HIDDEN int hib_tgt_dt_cpus(struct hib_target *t, const char *dir);
 
 /* kconfig.c: takes a config text (from a file or IKCONFIG) as the target's */
 HIB_HIDDEN int hib_kconfig_take(struct hib_target *t, char *text, size_t len,

@@ -20,7 +20,7 @@
 #define EXIT_CANNOT_TELL  4
 
 /* --config has no letter: simulate's -c is --compare */
-enum { OPT_FACS = OPT_LONG, OPT_HERE, OPT_CONFIG, OPT_EFIVAR, OPT_OSREL, OPT_SYSROOT };
+enum { OPT_FACS = OPT_LONG, OPT_HERE, OPT_CONFIG, OPT_EFIVAR, OPT_OSREL, OPT_SYSROOT, OPT_CPUS };
 
 static const struct cli_opt check_opts[] = {
 	{ "kernel", required_argument, 'k', "<file>",
@@ -32,6 +32,8 @@ static const struct cli_opt check_opts[] = {
 	  "a copy of the machine's /proc/iomem (where there\nis no firmware memmap: arm64, riscv)" },
 	{ "facs",   required_argument, OPT_FACS, "<file>",
 	  "the machine's /sys/firmware/acpi/tables/FACS" },
+	{ "cpus",   required_argument, OPT_CPUS, "<mpidr,...>",
+	  "the CPUs the kernel will know (arm64: the device\ntree's cpu reg values, 0x0,0x1,...)" },
 	{ "efivar", required_argument, OPT_EFIVAR, "<file>",
 	  "systemd's HibernateLocation, as efivarfs gives it" },
 	{ "os-release", required_argument, OPT_OSREL, "<file>",
@@ -102,6 +104,22 @@ static void add_num(struct out_rec *r, const char *key, const char *label,
 		out_rec_add(r, key, label, OUT_NUM, "%s", "");
 }
 
+/* "0x0,0x1,...", cut with "..." where the list is long */
+static void cpus_text(const struct hib_target *t, char *buf, size_t cap)
+{
+	size_t n, i, len = 0;
+	const uint64_t *c = hib_target_cpus(t, &n);
+
+	buf[0] = 0;
+	for (i = 0; c && i < n; i++) {
+		if (len + 24 >= cap) {
+			snprintf(buf + len, cap - len, ",...");
+			return;
+		}
+		len += (size_t)snprintf(buf + len, cap - len, "%s0x%" PRIx64, i ? "," : "", c[i]);
+	}
+}
+
 /* target_*: the keys say whose release, arch or page size it is, since
  * info's release and arch are the image's (doc/json.md, one key one
  * meaning) */
@@ -109,7 +127,7 @@ static struct out_rec *target_rec(const struct hib_target *t)
 {
 	const struct hib_target_info *in = hib_target_info(t);
 	struct out_rec *r = out_rec_new();
-	char problems[2048] = "";
+	char problems[2048] = "", cpus[1024];
 	size_t i, len = 0;
 	const char *p;
 
@@ -131,6 +149,9 @@ static struct out_rec *target_rec(const struct hib_target *t)
 	add_num(r, "target-e820-crc32", "e820 CRC-32", OUT_HEX, in->have_e820, in->e820_crc32);
 	add_num(r, "target-physpages", "pages the kernel counts", OUT_NUM, in->physpages != 0,
 		in->physpages);
+	cpus_text(t, cpus, sizeof(cpus));
+	add_str(r, "target-cpus", "CPUs (MPIDR)", cpus);
+	add_str(r, "target-cpus-from", "CPUs from", in->cpus_from);
 	add_num(r, "target-hw-signature", "FACS hardware signature", OUT_HEX, in->have_facs,
 		in->hw_signature);
 	for (i = 0; (p = hib_target_problem(t, i)) && len < sizeof(problems); i++)
@@ -190,7 +211,7 @@ int cmd_check(int argc, char **argv)
 	};
 	struct hib_check_opts co = HIB_INIT(struct hib_check_opts);
 	const char *kernel = NULL, *config = NULL, *memmap = NULL, *iomem = NULL, *facs = NULL;
-	const char *efivar = NULL, *osrel = NULL, *root = "/";
+	const char *efivar = NULL, *osrel = NULL, *root = "/", *cpus = NULL;
 	struct hib_check_result *res = NULL;
 	struct hib_target *t;
 	struct hib_image *img;
@@ -208,6 +229,7 @@ int cmd_check(int argc, char **argv)
 		case OPT_FACS: facs = optarg; break;
 		case OPT_EFIVAR: efivar = optarg; break;
 		case OPT_OSREL: osrel = optarg; break;
+		case OPT_CPUS: cpus = optarg; break;
 		case OPT_HERE: here = 1; break;
 		case OPT_SYSROOT: here = 1; root = optarg; break;
 		}
@@ -242,6 +264,8 @@ int cmd_check(int argc, char **argv)
 		set_input(t, hib_target_set_facs, "--facs", facs);
 	if (efivar)
 		set_input(t, hib_target_set_efivar, "--efivar", efivar);
+	if (cpus)
+		set_input(t, hib_target_set_cpus, "--cpus", cpus);
 	if (osrel)
 		set_input(t, hib_target_set_os_release, "--os-release", osrel);
 	if (here && hib_target_set_here(t, root))

@@ -305,6 +305,14 @@ static void memory_size(struct chk_ctx *c)
 			tin->physpages, tin->physpages_from);
 		return;
 	}
+	/* a floor already above the image's count: the kernel counts more */
+	if (!tin->physpages_exact && tin->physpages > c->in->num_physpages) {
+		chk_set(it, HIB_CHECK_FAIL,
+			"num_physpages %" PRIu64 ", the boot's at least %" PRIu64 " (%s, a lower bound: NOMAP memory only adds to it)",
+			c->in->num_physpages, tin->physpages, tin->physpages_from);
+		chk_message(it, MISMATCH "memory size");
+		return;
+	}
 	if (!tin->physpages_exact) {
 		chk_set(it, HIB_CHECK_UNKNOWN,
 			"num_physpages %" PRIu64 ", %s suggests %" PRIu64 " (a lower bound: it leaves out NOMAP memory the kernel counts)",

@@ -749,6 +749,104 @@ START_TEST(here_lockdown_task)
 }
 END_TEST
 
+/* --cpus: MPIDRs as strtoull base 0 reads them; anything else is named */
+START_TEST(cpus_list)
+{
+	static const char *const bad[] = { "", "0x1,", ",0x1", "0x1,,0x2", "-1", "0x1 0x2", "zz",
+					   "0x10000000000000000" };
+	struct hib_target *t = hib_target_new();
+	const uint64_t *c;
+	size_t n, i;
+
+	ck_assert_ptr_null(hib_target_cpus(t, &n));
+	ck_assert_uint_eq(n, 0);
+	ck_assert_int_eq(hib_target_set_cpus(t, "0x0,0x1,0x100,257"), HIB_OK);
+	c = hib_target_cpus(t, &n);
+	ck_assert_uint_eq(n, 4);
+	ck_assert_uint_eq(c[0], 0);
+	ck_assert_uint_eq(c[1], 1);
+	ck_assert_uint_eq(c[2], 0x100);
+	ck_assert_uint_eq(c[3], 0x101);
+	ck_assert_str_eq(hib_target_info(t)->cpus_from, "CPU list");
+	hib_target_free(t);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		t = hib_target_new();
+		ck_assert_int_ne(hib_target_set_cpus(t, bad[i]), HIB_OK);
+		ck_assert_ptr_null(hib_target_cpus(t, &n));
+		ck_assert_ptr_null(hib_target_info(t)->cpus_from);
+		ck_assert_msg(strstr(hib_target_error(t), "CPU list") != NULL, "%s: %s", bad[i],
+			      hib_target_error(t));
+		ck_assert_str_eq(hib_target_problem(t, 0), hib_target_error(t));
+		hib_target_free(t);
+	}
+}
+END_TEST
+
+static void put_bytes(const char *rel, const unsigned char *b, size_t len)
+{
+	char path[1024];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, rel);
+	f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(b, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* --here on arm64: the CPUs are the device tree's cpu@ nodes, reg in one
+ * or two big-endian cells (QEMU virt writes one: 00000000, 00000001) */
+START_TEST(here_device_tree_cpus)
+{
+	static const unsigned char one[4] = { 0, 0, 0, 1 }, two[8] = { 0, 0, 0, 0, 0, 0, 1, 1 },
+				   three[3] = { 0, 0, 1 };
+	struct hib_target *t = hib_target_new();
+	const uint64_t *c;
+	size_t n;
+
+	mk_tmpdir();
+	mkdirs("proc/sys/kernel");
+	put("proc/sys/kernel/osrelease", "6.1.0-57-arm64\n");
+	put("proc/sys/kernel/version", "#1 SMP Debian 6.1.192-3 (2026-11-26)\n");
+	put("proc/sys/kernel/arch", "aarch64\n");
+	/* an ACPI machine: no device tree, said */
+	ck_assert_int_eq(hib_target_set_here(t, tmpdir), HIB_OK);
+	ck_assert_ptr_null(hib_target_cpus(t, &n));
+	ck_assert(strstr(hib_target_problem(t, 0), "MADT") != NULL);
+	hib_target_free(t);
+
+	mkdirs("sys/firmware/devicetree/base/cpus/cpu@1");
+	mkdirs("sys/firmware/devicetree/base/cpus/cpu@101");
+	mkdirs("sys/firmware/devicetree/base/cpus/cpu-map/cluster0");
+	put_bytes("sys/firmware/devicetree/base/cpus/cpu@1/reg", one, sizeof(one));
+	put_bytes("sys/firmware/devicetree/base/cpus/cpu@101/reg", two, sizeof(two));
+	t = hib_target_new();
+	ck_assert_int_eq(hib_target_set_here(t, tmpdir), HIB_OK);
+	c = hib_target_cpus(t, &n);
+	ck_assert_uint_eq(n, 2);
+	/* readdir's order: either */
+	ck_assert((c[0] == 1 && c[1] == 0x101) || (c[0] == 0x101 && c[1] == 1));
+	ck_assert_str_eq(hib_target_info(t)->cpus_from, "device tree");
+	hib_target_free(t);
+	/* --cpus given first wins over the tree */
+	t = hib_target_new();
+	ck_assert_int_eq(hib_target_set_cpus(t, "0x7"), HIB_OK);
+	ck_assert_int_eq(hib_target_set_here(t, tmpdir), HIB_OK);
+	c = hib_target_cpus(t, &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(c[0], 7);
+	hib_target_free(t);
+	/* a reg of neither one nor two cells: named, the CPUs unknown */
+	put_bytes("sys/firmware/devicetree/base/cpus/cpu@101/reg", three, sizeof(three));
+	t = hib_target_new();
+	ck_assert_int_eq(hib_target_set_here(t, tmpdir), HIB_OK);
+	ck_assert_ptr_null(hib_target_cpus(t, &n));
+	ck_assert(strstr(hib_target_problem(t, 0), "cpu@101/reg: 3 bytes, not one or two cells") != NULL);
+	hib_target_free(t);
+	rm_tmpdir();
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("target");
@@ -774,6 +872,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, here_tree);
 	tcase_add_test(tc, here_live_guest);
 	tcase_add_test(tc, here_lockdown_task);
+	tcase_add_test(tc, cpus_list);
+	tcase_add_test(tc, here_device_tree_cpus);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("efivar");
 	tcase_add_test(tc, efivar_systemd_object);

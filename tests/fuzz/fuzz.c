@@ -27,7 +27,8 @@
  *   memmap      a firmware memmap copy: the bytes split at NULs into
  *               start, end, type of entries 0, 1, ...; the same bytes as
  *               /proc/iomem, as a FACS, as a HibernateLocation efivar
- *               and as an os-release; and as the /dev/kmsg and
+ *               as an os-release and (up to its first NUL) as a --cpus
+ *               MPIDR list; and as the /dev/kmsg and
  *               /proc/cmdline of a --here tree (the BIOS-e820 lines,
  *               resume= resolved under the root)
  *   klog        a kernel log (hibimg explain): the bytes split at newlines,
@@ -244,6 +245,16 @@ static void run_memmap(const uint8_t *data, size_t size)
 		(void)hib_target_info(t)->efi_offset;
 	if (hib_target_set_os_release(t, mempath) == 0)
 		(void)hib_target_info(t)->os_id[0];
+	{
+		char *list = strndup((const char *)data, size);
+		size_t n;
+
+		if (!list)
+			abort();
+		if (hib_target_set_cpus(t, list) == 0)
+			(void)hib_target_cpus(t, &n);
+		free(list);
+	}
 	hib_target_free(t);
 	run_here_tree(dir, data, size);
 }

@@ -15,6 +15,14 @@
 UTS='#1 SMP Debian 6.12.117-1~deb12u1 (2026-11-20)'
 OTHER='#1 SMP Debian 6.1.192-3 (2026-11-26)'
 IOM=$FIX_SRC/iomem
+JV="python3 $top_srcdir/tests/jsonview.py"
+SCHEMA=$top_srcdir/doc/hibimg.schema.json
+# valid NAME: the last -J output against the schema's $defs/NAME
+valid() {
+	if $JV validate "$SCHEMA" "$1" "$TMP/out" >"$TMP/jerr" 2>&1; then ok; else
+		fail "$2: -J output does not match \$defs/$1"; sed 's/^/    /' "$TMP/jerr" >&2
+	fi
+}
 
 # arm64_image OUT UTS MPIDR: k612-lzo, its swsusp_info page (map entry 0)
 # made an arm64 record: uts_version[65] padded to 72, ttbr1_el1, reenter_kernel,
@@ -75,6 +83,7 @@ check "python reads back the MPIDR it wrote (257)" test "$mp" = 257
 
 # --- info: the record's saving CPU -------------------------------------------
 run_hib 0 info -J "$TMP/a.img"
+valid doc-info "info of an arm64 record"
 check "info -J: arch arm64" test "$(json_get "$TMP/out" arch)" = arm64
 check "info -J: uts_version" test "$(json_get "$TMP/out" uts_version)" = "$UTS"
 check "info -J: sleep_cpu_mpidr is python's ($mp)" test "$(json_get "$TMP/out" sleep_cpu_mpidr)" = "$mp"
@@ -108,6 +117,7 @@ check "no CPU list: verdict unknown" test "$(top "$TMP/out" verdict)" = unknown
 run_hib 0 check -J --kernel "$TMP/Image" --cpus 0x0,0x101 --iomem "$TMP/iomem-exact" "$TMP/a.img"
 check "MPIDR 0x101 listed: arch-record pass" test "$(row "$TMP/out" arch-record result)" = pass
 check "MPIDR 0x101 listed: detail names it" grep -q "saved on MPIDR 0x101, one of the boot's 2 CPUs" "$TMP/out"
+valid doc-check "check with --cpus"
 check "--cpus: target_cpus" test "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["check"]["target"]["target_cpus"])' "$TMP/out")" = "0x0,0x101"
 
 run_hib 1 check -J --kernel "$TMP/Image" --cpus 0x0,0x1 --iomem "$TMP/iomem-exact" "$TMP/a.img"

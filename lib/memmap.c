@@ -519,10 +519,21 @@ static bool pages_of(uint64_t a, uint64_t b, uint64_t *s, uint64_t *e)
  * trim_bios_range() (arch/x86/kernel/setup.c) gave page 0 to the BIOS and
  * took 640K-1M out, each range trimmed to whole pages
  * (memblock_trim_memory()); /proc/iomem shows that edited table already.
- * The fixtures prove the rule (tests). On other architectures "System
- * RAM" leaves out NOMAP memory that the zones count, so there it is a
- * floor.
+ * The fixtures prove the rule (tests). arm64 gives every memblock.memory
+ * region a top-level /proc/iomem entry, "System RAM", or "reserved" where
+ * it is NOMAP (UEFI runtime and reserved memory, request_standard_resources()
+ * in arch/arm64/kernel/setup.c): the zones span and count both, as the
+ * edk2-booted guests' /proc/zoneinfo shows (fixtures/iomem). Elsewhere
+ * "System RAM" leaves out NOMAP memory that the zones count, so there it
+ * is a floor.
  */
+static bool arm64_nomap(const struct hib_target *t, size_t i)
+{
+	return t->info.arch == HIB_TARCH_ARM64 && t->info.mem_from &&
+	       !strcmp(t->info.mem_from, "/proc/iomem") && t->mem[i].type &&
+	       !strcmp(t->mem[i].type, "reserved");
+}
+
 size_t hib_memmap_ram_pfns(const struct hib_target *t, uint64_t (*r)[2], size_t cap)
 {
 	bool fw = firmware_table(t->info.mem_from);
@@ -531,7 +542,7 @@ size_t hib_memmap_ram_pfns(const struct hib_target *t, uint64_t (*r)[2], size_t 
 	for (i = 0; i < t->n_mem && n + 2 <= cap; i++) {
 		uint64_t a = t->mem[i].start, b = t->mem[i].end;
 
-		if (!t->mem[i].ram)
+		if (!t->mem[i].ram && !arm64_nomap(t, i))
 			continue;
 		if (fw && a < 0x1000)
 			a = 0x1000;
@@ -577,7 +588,8 @@ static void ram_pages(struct hib_target *t)
 	t->info.physpages = total;
 	t->info.physpages_from = t->info.mem_from;
 	t->info.physpages_exact = firmware_table(t->info.mem_from) ||
-				  t->info.arch == HIB_TARCH_X86_64 || t->info.arch == HIB_TARCH_I386;
+				  t->info.arch == HIB_TARCH_X86_64 || t->info.arch == HIB_TARCH_I386 ||
+				  t->info.arch == HIB_TARCH_ARM64;
 }
 
 void hib_memmap_derive(struct hib_target *t)

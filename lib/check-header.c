@@ -171,7 +171,7 @@ static void arm64_cpu(struct chk_ctx *c, struct chk_item *it)
 			"build string \"%s\" equals the boot kernel's; saved on the CPU with MPIDR 0x%" PRIx64 ", which the boot must know",
 			tin->version, want);
 		chk_missing_input(c, it, HIB_TIN_CPUS,
-				  "the target's CPUs (--cpus MPIDR,..., or --here: the device tree's cpu nodes)");
+				  "the target's CPUs (--cpus MPIDR,..., or --here: the device tree's cpu nodes or the ACPI MADT)");
 		return;
 	}
 	for (i = 0; i < n; i++)

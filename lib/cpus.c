@@ -4,12 +4,13 @@
  * MPIDR affinity value (MPIDR_EL1 & MPIDR_HWID_BITMASK) that a device-tree
  * cpu node holds in its reg. arch_hibernation_header_restore() looks the
  * image's sleep_cpu_mpidr up with get_logical_index(), which searches the
- * possible CPUs the boot enumerated from these nodes (ACPI machines: the
- * MADT, not read here).
+ * possible CPUs the boot enumerated from these nodes, or on an ACPI
+ * machine from the MADT's GICC entries.
  */
 #include "targetP.h"
 
 #include <dirent.h>
+#include <inttypes.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,6 +128,73 @@ int hib_tgt_dt_cpus(struct hib_target *t, const char *dir)
 		rc = hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: no cpu@ node with a reg", dir);
 	if (!rc)
 		rc = cpus_take(t, v, n, "device tree");
+	if (rc)
+		hib_tgt_problem(t, HIB_TIN_CPUS);
+	return rc;
+}
+
+/* ACPI MADT ("APIC"): a 36-byte table header (length u32 at 4), the GIC
+ * base and flags, then entries {u8 type, u8 length, ...}; GICC (0x0b, at
+ * least 76 bytes from ACPI 5.1) holds its flags at 12 and the MPIDR at 68.
+ * acpi_parse_gic_cpu_interface() takes those acpi_gicc_is_usable() calls
+ * usable: enabled (bit 0), and since the arm64 vCPU hotplug series also
+ * "online capable" (bit 3), counted here too; a kernel before that series
+ * (6.1) does not know an online-capable CPU that is not enabled. */
+#define MADT_HDR       44
+#define MADT_GICC      0x0b
+#define GICC_FLAGS     12
+#define GICC_MPIDR     68
+#define GICC_MIN_LEN   76
+#define GICC_ENABLED   0x1u
+#define GICC_ONLINE_CAPABLE 0x8u
+
+static uint64_t le(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+
+	while (n-- > 0)
+		v = v << 8 | p[n];
+	return v;
+}
+
+int hib_tgt_madt_cpus(struct hib_target *t, const char *path)
+{
+	uint64_t v[HIB_TGT_CPUS_MAX];
+	unsigned char *b;
+	size_t len, off, n = 0;
+	int rc = hib_tgt_slurp(t, path, 1u << 20, &b, &len);
+
+	if (rc) {
+		hib_tgt_problem(t, HIB_TIN_CPUS);
+		return rc;
+	}
+	if (len < MADT_HDR || memcmp(b, "APIC", 4))
+		rc = hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: not an ACPI MADT (no APIC signature)", path);
+	else if (le(b + 4, 4) > len || le(b + 4, 4) < MADT_HDR)
+		rc = hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: its length %" PRIu64 " is not what was read (%zu bytes)",
+				    path, le(b + 4, 4), len);
+	for (off = MADT_HDR; !rc && off + 2 <= le(b + 4, 4); off += b[off + 1]) {
+		const unsigned char *e = b + off;
+
+		if (e[1] < 2 || off + e[1] > le(b + 4, 4)) {
+			rc = hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: entry at byte %zu has length %u", path, off, e[1]);
+			break;
+		}
+		if (e[0] != MADT_GICC || e[1] < GICC_MIN_LEN ||
+		    !(le(e + GICC_FLAGS, 4) & (GICC_ENABLED | GICC_ONLINE_CAPABLE)))
+			continue;
+		if (n == HIB_TGT_CPUS_MAX) {
+			rc = hib_tgt_seterr(t, HIB_ERR_UNSUPPORTED, "%s: more than %u CPUs", path,
+					    HIB_TGT_CPUS_MAX);
+			break;
+		}
+		v[n++] = le(e + GICC_MPIDR, 8);
+	}
+	free(b);
+	if (!rc && !n)
+		rc = hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: no enabled GICC entry (not an arm64 MADT?)", path);
+	if (!rc)
+		rc = cpus_take(t, v, n, "ACPI MADT");
 	if (rc)
 		hib_tgt_problem(t, HIB_TIN_CPUS);
 	return rc;

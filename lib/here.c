@@ -331,18 +331,24 @@ int hib_target_set_here(struct hib_target *t, const char *root)
 				in->physpages_exact = 0;
 		}
 	}
-	/* arm64's CPUs, for the image's sleep_cpu_mpidr: the device tree
-	 * the kernel enumerated them from (an ACPI machine has none) */
+	/* arm64's CPUs, for the image's sleep_cpu_mpidr: where the kernel
+	 * enumerated them, the device tree's cpu nodes or (ACPI: the EFI
+	 * stub's tree has no cpus node) the MADT. x86's MADT has no GICC:
+	 * only read where the arch is arm64. */
 	if (!t->cpus_set) {
 		if (exists(root, "sys/firmware/devicetree/base/cpus", path, sizeof(path)) ||
 		    exists(root, "proc/device-tree/cpus", path, sizeof(path))) {
 			if (hib_tgt_dt_cpus(t, path))
 				{ /* its reader noted why: a problem, not an end */ }
 		} else if (in->arch == HIB_TARCH_ARM64) {
-			hib_tgt_seterr(t, HIB_ERR_UNSUPPORTED,
-				       "%s: no device tree (an ACPI machine: its CPUs are in the MADT, which this does not read)",
-				       root);
-			hib_tgt_problem(t, HIB_TIN_CPUS);
+			if (exists(root, "sys/firmware/acpi/tables/APIC", path, sizeof(path))) {
+				if (hib_tgt_madt_cpus(t, path))
+					{ /* its reader noted why: a problem, not an end */ }
+			} else {
+				hib_tgt_seterr(t, HIB_ERR_UNSUPPORTED,
+					       "%s: neither a device tree's cpus nor an ACPI MADT", root);
+				hib_tgt_problem(t, HIB_TIN_CPUS);
+			}
 		}
 	}
 	hib_memmap_derive(t);

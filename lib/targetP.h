@@ -67,6 +67,8 @@ HIB_HIDDEN int hib_unpack(struct hib_target *t, const char *what,
 /* cpus.c: the cpu@ nodes under a device tree's cpus directory
  * (/sys/firmware/devicetree/base/cpus) as the target's CPUs */
 HIB_HIDDEN int hib_tgt_dt_cpus(struct hib_target *t, const char *dir);
+/* cpus.c: the enabled GICC entries of an ACPI MADT (/sys/firmware/acpi/tables/APIC) */
+HIB_HIDDEN int hib_tgt_madt_cpus(struct hib_target *t, const char *path);
 
 /* kconfig.c: takes a config text (from a file or IKCONFIG) as the target's */
 HIB_HIDDEN int hib_kconfig_take(struct hib_target *t, char *text, size_t len,

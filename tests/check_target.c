@@ -13,6 +13,7 @@
 
 #include <check.h>
 #include <hibimg.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -847,6 +848,117 @@ START_TEST(here_device_tree_cpus)
 }
 END_TEST
 
+/* an ACPI MADT: header, GIC base, flags, then the entries (ACPICA actbl2.h) */
+static size_t madt(unsigned char *b, const uint64_t *mpidr, const uint32_t *flags, size_t n)
+{
+	size_t len = 44, i;
+
+	memset(b, 0, 1024);
+	memcpy(b, "APIC", 4);
+	b[44] = 0x0c;           /* a GIC distributor entry first, 24 bytes */
+	b[45] = 24;
+	len += 24;
+	for (i = 0; i < n; i++) {
+		unsigned char *e = b + len;
+		int k;
+
+		e[0] = 0x0b;    /* GICC, the ACPI 6.0 length */
+		e[1] = 80;
+		for (k = 0; k < 4; k++)
+			e[12 + k] = (unsigned char)(flags[i] >> (8 * k));
+		for (k = 0; k < 8; k++)
+			e[68 + k] = (unsigned char)(mpidr[i] >> (8 * k));
+		len += 80;
+	}
+	for (i = 0; i < 4; i++)
+		b[4 + i] = (unsigned char)(len >> (8 * i));
+	return len;
+}
+
+/* --here on an ACPI arm64 machine: the enabled (or online-capable) GICCs */
+START_TEST(here_madt_cpus)
+{
+	static const uint64_t mpidr[3] = { 0x0, 0x10000, 0x5 };
+	static const uint32_t flags[3] = { 1, 8, 0 };
+	unsigned char b[1024];
+	struct hib_target *t;
+	const uint64_t *c;
+	size_t n, len;
+	char log[512], *text, *p, *q;
+
+	mk_tmpdir();
+	mkdirs("proc/sys/kernel");
+	mkdirs("sys/firmware/acpi/tables");
+	put("proc/sys/kernel/osrelease", "6.1.0-57-arm64\n");
+	put("proc/sys/kernel/version", "#1 SMP Debian 6.1.192-3 (2026-11-26)\n");
+	put("proc/sys/kernel/arch", "aarch64\n");
+	len = madt(b, mpidr, flags, 3);
+	put_bytes("sys/firmware/acpi/tables/APIC", b, len);
+	t = hib_target_new();
+	ck_assert_int_eq(hib_target_set_here(t, tmpdir), HIB_OK);
+	c = hib_target_cpus(t, &n);
+	ck_assert_uint_eq(n, 2);        /* the disabled one is no CPU the kernel knows */
+	ck_assert_uint_eq(c[0], 0);
+	ck_assert_uint_eq(c[1], 0x10000);
+	ck_assert_str_eq(hib_target_info(t)->cpus_from, "ACPI MADT");
+	hib_target_free(t);
+	/* not a MADT; a length beyond the file; an entry running past the end */
+	put_bytes("sys/firmware/acpi/tables/APIC", (const unsigned char *)"FACP\0\0\0\0", 8);
+	t = hib_target_new();
+	ck_assert_int_eq(hib_target_set_here(t, tmpdir), HIB_OK);
+	ck_assert_ptr_null(hib_target_cpus(t, &n));
+	ck_assert(strstr(hib_target_problem(t, 0), "not an ACPI MADT") != NULL);
+	hib_target_free(t);
+	b[4] = (unsigned char)(len + 1);
+	put_bytes("sys/firmware/acpi/tables/APIC", b, len);
+	t = hib_target_new();
+	ck_assert_int_eq(hib_target_set_here(t, tmpdir), HIB_OK);
+	ck_assert_ptr_null(hib_target_cpus(t, &n));
+	ck_assert(strstr(hib_target_problem(t, 0), "is not what was read") != NULL);
+	hib_target_free(t);
+	len = madt(b, mpidr, flags, 3);
+	b[44 + 24 + 80 + 1] = 200;
+	put_bytes("sys/firmware/acpi/tables/APIC", b, len);
+	t = hib_target_new();
+	ck_assert_int_eq(hib_target_set_here(t, tmpdir), HIB_OK);
+	ck_assert_ptr_null(hib_target_cpus(t, &n));
+	ck_assert(strstr(hib_target_problem(t, 0), "has length 200") != NULL);
+	hib_target_free(t);
+
+	/* the MADT edk2 gave the guest (its hexdump in the memmap log): the
+	 * MPIDRs capture-memmap.sh's python found in it (iomem/.../cpus) */
+	snprintf(log, sizeof(log), "%s/fixtures/iomem/arm64-256M-s2-uefi.log", getenv("top_srcdir"));
+	text = slurp(log, &len);
+	ck_assert_ptr_nonnull(text);
+	p = strstr(text, "HIBIMG-MADT ");
+	ck_assert_ptr_nonnull(p);
+	p += 12;
+	for (len = 0, q = p; q[0] && q[1] && q[0] != '\n' && len < sizeof(b); q += 2) {
+		char hex[3] = { q[0], q[1], 0 };
+
+		b[len++] = (unsigned char)strtoul(hex, NULL, 16);
+	}
+	free(text);
+	put_bytes("sys/firmware/acpi/tables/APIC", b, len);
+	t = hib_target_new();
+	ck_assert_int_eq(hib_target_set_here(t, tmpdir), HIB_OK);
+	c = hib_target_cpus(t, &n);
+	ck_assert_uint_eq(n, 2);
+	snprintf(log, sizeof(log), "%s/fixtures/iomem/arm64-256M-s2-uefi/cpus", getenv("top_srcdir"));
+	text = slurp(log, &len);
+	ck_assert_ptr_nonnull(text);
+	{
+		char got[64];
+
+		snprintf(got, sizeof(got), "0x%" PRIx64 ",0x%" PRIx64 "\n", c[0], c[1]);
+		ck_assert_str_eq(got, text);
+	}
+	free(text);
+	hib_target_free(t);
+	rm_tmpdir();
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("target");
@@ -874,6 +986,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, here_lockdown_task);
 	tcase_add_test(tc, cpus_list);
 	tcase_add_test(tc, here_device_tree_cpus);
+	tcase_add_test(tc, here_madt_cpus);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("efivar");
 	tcase_add_test(tc, efivar_systemd_object);

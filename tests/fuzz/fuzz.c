@@ -26,11 +26,12 @@
  *               as a kernel config
  *   memmap      a firmware memmap copy: the bytes split at NULs into
  *               start, end, type of entries 0, 1, ...; the same bytes as
- *               /proc/iomem, as a FACS, as a HibernateLocation efivar
+ *               /proc/iomem, as a FACS, as a HibernateLocation efivar,
  *               as an os-release and (up to its first NUL) as a --cpus
  *               MPIDR list; and as the /dev/kmsg and
  *               /proc/cmdline of a --here tree (the BIOS-e820 lines,
- *               resume= resolved under the root)
+ *               resume= resolved under the root), and as the ACPI MADT
+ *               of an arm64 one
  *   klog        a kernel log (hibimg explain): the bytes split at newlines,
  *               each line through the table of hibernation lines
  *
@@ -206,6 +207,40 @@ static void run_here_tree(const char *dir, const uint8_t *data, size_t size)
 	}
 }
 
+/* an ACPI arm64 machine's tree for hib_target_set_here() (no device tree):
+ * the bytes as its MADT, where it reads the CPUs */
+static void run_here_madt(const char *dir, const uint8_t *data, size_t size)
+{
+	static const char *const dirs[] = { "", "/proc", "/proc/sys", "/proc/sys/kernel", "/sys",
+					    "/sys/firmware", "/sys/firmware/acpi",
+					    "/sys/firmware/acpi/tables" };
+	static const char *const files[] = { "proc/sys/kernel/osrelease", "proc/sys/kernel/arch",
+					     "sys/firmware/acpi/tables/APIC" };
+	struct hib_target *t = hib_target_new();
+	char p[256];
+	size_t i, n;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(p, sizeof(p), "%s%s", dir, dirs[i]);
+		if (mkdir(p, 0700))
+			abort();
+	}
+	put_file(dir, files[0], "6.12.117+deb12-arm64\n", 21);
+	put_file(dir, files[1], "aarch64\n", 8);
+	put_file(dir, files[2], data, size);
+	if (hib_target_set_here(t, dir) == 0)
+		(void)hib_target_cpus(t, &n);
+	hib_target_free(t);
+	for (i = sizeof(files) / sizeof(files[0]); i-- > 0;) {
+		snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
+		unlink(p);
+	}
+	for (i = sizeof(dirs) / sizeof(dirs[0]); i-- > 0;) {
+		snprintf(p, sizeof(p), "%s%s", dir, dirs[i]);
+		rmdir(p);
+	}
+}
+
 static void run_memmap(const uint8_t *data, size_t size)
 {
 	struct hib_target *t = hib_target_new();
@@ -257,6 +292,7 @@ static void run_memmap(const uint8_t *data, size_t size)
 	}
 	hib_target_free(t);
 	run_here_tree(dir, data, size);
+	run_here_madt(dir, data, size);
 }
 
 /* The harnesses that take the fuzzer's bytes as the whole area. */

@@ -291,6 +291,12 @@ HIB_HIDDEN void hib_image_evidence(const struct hib_image *img, struct hib_evide
 /* area.c: a whole page (8-byte aligned, ps a multiple of 8) of zeros */
 HIB_HIDDEN bool hib_page_zero(const unsigned char *p, unsigned int ps);
 
+/* banner.c: "REL (by@host) [(compiler) ]VERSION" split after "Linux
+ * version " (groups: 2 in linux_banner, 1 in a bzImage's kernel_version);
+ * and whether VERSION is a built one, not the weak banner's "# SMP ". */
+HIB_HIDDEN bool hib_banner_split(const char *s, char rel[65], char ver[65], int groups);
+HIB_HIDDEN bool hib_banner_built(const char *ver);
+
 /* vmcoreinfo.c: the VMCOREINFO page and its "KEY=value" lines. key
  * includes the '='; _ld parses a "%ld" value, _lx a "%lx" one. */
 HIB_HIDDEN bool hib_vmci_page(const unsigned char *pg, size_t len);

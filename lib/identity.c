@@ -41,6 +41,14 @@ static bool take_banner(struct hib_identity *id, const unsigned char *p,
 	return true;
 }
 
+/* The weak banner comes first in memory too: a built one ends the search. */
+static bool banner_built(const struct hib_identity *id)
+{
+	char rel[65], ver[65];
+
+	return hib_banner_split(id->banner + strlen("Linux version "), rel, ver, 2) && hib_banner_built(ver);
+}
+
 static void take_vmcoreinfo(struct hib_identity *id, const unsigned char *pg,
 			    size_t ps, uint64_t pfn)
 {
@@ -62,8 +70,9 @@ static int identify(struct hib_image *img, struct hib_identity *id)
 {
 	struct hib_reader *rd;
 	struct hib_page pg;
+	struct hib_identity weak = { 0 };
 	size_t ps = img->lay.ps;
-	bool banner = false;
+	bool banner = false, have_weak = false;
 	int rc;
 
 	memset(id, 0, sizeof(*id));
@@ -82,8 +91,14 @@ static int identify(struct hib_image *img, struct hib_identity *id)
 			if (!p)
 				break;
 			if (take_banner(id, p, (size_t)(pg.data + ps - p))) {
-				banner = true;
 				id->banner_pfn = pg.pfn;
+				banner = banner_built(id);
+				if (!banner && !have_weak) {
+					have_weak = true;
+					memcpy(weak.release, id->release, sizeof(weak.release));
+					memcpy(weak.banner, id->banner, sizeof(weak.banner));
+					weak.banner_pfn = pg.pfn;
+				}
 			}
 			p++;
 		}
@@ -93,6 +108,12 @@ static int identify(struct hib_image *img, struct hib_identity *id)
 	hib_reader_free(rd);
 	if (rc < 0)
 		return rc;
+	/* no built banner: the first one found, weak or not */
+	if (!banner && have_weak) {
+		memcpy(id->release, weak.release, sizeof(id->release));
+		memcpy(id->banner, weak.banner, sizeof(id->banner));
+		id->banner_pfn = weak.banner_pfn;
+	}
 	if (!id->release[0] && id->vmcoreinfo_release[0])
 		strcpy(id->release, id->vmcoreinfo_release);
 	return HIB_OK;

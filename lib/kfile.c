@@ -41,58 +41,9 @@ static uint64_t le64(const unsigned char *p)
 	return le32(p) | (uint64_t)le32(p + 4) << 32;
 }
 
-/* A balanced "( ... )" at *p; false if none. */
-static bool skip_group(const char **p)
-{
-	const char *s = *p;
-	int depth = 0;
-
-	if (*s != '(')
-		return false;
-	for (; *s; s++) {
-		if (*s == '(')
-			depth++;
-		else if (*s == ')' && --depth == 0) {
-			*p = s + 1;
-			return true;
-		}
-	}
-	return false;
-}
-
-/* "REL (by@host) [(compiler) ]VERSION": release and uname -v. The banner
- * has the compiler group, the bzImage's kernel_version string does not. */
-static bool split_release(const char *s, char rel[65], char ver[65], int groups)
-{
-	const char *sp = strchr(s, ' ');
-	size_t n;
-	int g;
-
-	if (!sp || (size_t)(sp - s) > 64 || sp == s)
-		return false;
-	memcpy(rel, s, (size_t)(sp - s));
-	rel[sp - s] = 0;
-	s = sp + 1;
-	for (g = 0; g < groups; g++) {
-		if (!skip_group(&s))
-			return false;
-		if (*s == ' ')
-			s++;
-	}
-	n = strlen(s);
-	if (n == 0 || n > 64)
-		return false;
-	memcpy(ver, s, n + 1);
-	return true;
-}
-
-/*
- * linux_banner: since 6.1 init/version.c keeps a weak copy built before the
- * link, whose UTS_VERSION is a bare "# SMP " (init/version-timestamp.c has
- * the real one, init_uts_ns.name.version's). So of the lines that parse,
- * the one the setup header also names wins, then the first whose build
- * string has its number ("#1 SMP ..."), then the first.
- */
+/* Of the banner lines that parse, the one the setup header also names
+ * wins, then the first whose build string is not the weak copy's
+ * (hib_banner_built()), then the first. */
 static bool find_banner(const unsigned char *p, size_t len, const char *hdr_rel,
 			const char *hdr_ver, struct hib_target_info *in)
 {
@@ -117,10 +68,10 @@ static bool find_banner(const unsigned char *p, size_t len, const char *hdr_rel,
 		q = b + pl;
 		if (b + i >= end || b[i] != '\n' || line[pl] < '0' || line[pl] > '9')
 			continue;
-		if (!split_release(line + pl, rel, ver, 2))
+		if (!hib_banner_split(line + pl, rel, ver, 2))
 			continue;
 		score = hdr_rel[0] && !strcmp(rel, hdr_rel) && !strcmp(ver, hdr_ver) ? 3 :
-			ver[0] == '#' && ver[1] >= '0' && ver[1] <= '9' ? 2 : 1;
+			hib_banner_built(ver) ? 2 : 1;
 		if (score <= best)
 			continue;
 		best = score;
@@ -237,7 +188,7 @@ static int bzimage(struct hib_target *t, const char *path, const unsigned char *
 		for (i = 0; vo + i < len && i + 1 < sizeof(s) && p[vo + i]; i++)
 			s[i] = (char)p[vo + i];
 		s[i] = 0;
-		if (!split_release(s, k->hdr_release, k->hdr_version, 1))
+		if (!hib_banner_split(s, k->hdr_release, k->hdr_version, 1))
 			k->hdr_release[0] = k->hdr_version[0] = 0;
 	}
 	if (proto < 0x0208)

@@ -42,6 +42,11 @@ for name in $(fixtures); do
 	check "$name: release from memory" \
 		test "$(json_get "$i" release)" = "$(sidecar "$name" kernel_release)"
 	check "$name: orig sig" test "$(json_get "$i" orig_sig)" = SWAPSPACE2
+	# the banner the kernel printed when it booted (its log), not the weak
+	# "# SMP " copy init/version.c keeps ahead of it in memory
+	logbanner=$(tr -d '\r' <"$top_srcdir/fixtures/$name.log" | grep -o 'Linux version .*' | head -n1)
+	check "$name: banner from memory = the log's Linux version line" \
+		test "$(json_get "$i" banner)" = "$logbanner"
 
 	run_hib 0 info $R "$img";            out_has "Hibernation header"
 	run_hib 0 verify $R "$img";          out_has "intact"

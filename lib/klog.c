@@ -136,7 +136,7 @@ static const struct klog_entry table[] = {
 	  "drivers finished one phase (freeze, thaw, quiesce, restore ...); a slow one shows here, a failing driver prints its own line near it",
 	  NULL },
 	{ "sleep-state", "ACPI: PM: Preparing to enter system sleep state %s", P, Q0,
-	  "the image is written: S4 (platform mode) or S5 (power off) follows", NULL },
+	  "the machine goes to S4 (hibernation's platform mode) or S5 (power off); after \"Wrote\" and \"S|\" the image is complete on disk, after a resume it is a plain shutdown", NULL },
 
 	/* resume: the boot kernel reads the image back */
 	{ "resume", "resume from hibernation", P, Q0, "the boot kernel starts a resume", NULL },

@@ -19,7 +19,7 @@
 #      linux-image-6.1.0-57-amd64), HIBIMG_FORENSICS_MEM (default 256M), HIBIMG_TIMEOUT (s).
 set -eu
 
-HERE=$(cd "$(dirname "$0")" && pwd)
+HERE=${STOCK_HERE:-$(cd "$(dirname "$0")" && pwd)}  # STOCK_HERE: where a script sourcing this finds it
 TOP=$(cd "$HERE/../.." && pwd)
 FIX=$TOP/fixtures
 CACHE=${HIBIMG_CACHE:-/var/cache/hibimg}
@@ -75,7 +75,12 @@ download() {
   echo "$_d"
 }
 
-build_initramfs() { # build_initramfs TAG KDIR REL OUT
+# build_initramfs TAG KDIR REL OUT. Another script may source this file with
+# HIBIMG_STOCK_SOURCED=1 (nothing is then captured) and set, before calling it:
+#   STOCK_EXTRA_MODULES  more modules to load (with their deps), e.g. efivarfs
+#   STOCK_OVERLAY        a directory copied over the initramfs root last
+#   STOCK_EXEC           what the module-loading /init execs (default /init.hibimg)
+build_initramfs() {
   _kroot=$2/root
   _mods=$_kroot/lib/modules/$3
   _r=$(mktemp -d)
@@ -92,7 +97,7 @@ build_initramfs() { # build_initramfs TAG KDIR REL OUT
   mknod -m 666 "$_r/dev/null" c 1 3
   # module load order from the unpacked tree's modules.dep (host kmod, -d/-S: not the host's)
   : > "$_r/etc/modules.order"
-  for m in virtio_pci virtio_blk lzo lzo_rle lzo_compress lzo_decompress; do
+  for m in virtio_pci virtio_blk lzo lzo_rle lzo_compress lzo_decompress ${STOCK_EXTRA_MODULES:-}; do
     modprobe -d "$_kroot" -S "$3" --show-depends "$m" 2>/dev/null |
       sed -n 's/^insmod \([^ ]*\).*/\1/p' >> "$_r/etc/modules.order.full" || true
   done
@@ -118,13 +123,16 @@ done < /etc/modules.order
 echo "HIBIMG-MODULES $(wc -l < /etc/modules.order) loaded" > /dev/console
 exec /init.hibimg
 EOF
+  [ -z "${STOCK_EXEC:-}" ] || sed -i "s|^exec /init.hibimg\$|exec $STOCK_EXEC|" "$_r/init"
   chmod 0755 "$_r/init"
+  [ -z "${STOCK_OVERLAY:-}" ] || cp -a "$STOCK_OVERLAY/." "$_r/"
   (cd "$_r" && find . | LC_ALL=C sort | cpio -o -H newc --owner=0:0 --quiet) | gzip -9n > "$4.tmp"
   mv "$4.tmp" "$4"
   rm -rf "$_r"
 }
 
-one() { # one TAG
+# kernel_tree TAG: step 1 alone; sets KD PKG VER REL KERNEL
+kernel_tree() {
   TAG=$1
   KD=$FDIR/$TAG
   mkdir -p "$KD" "$FDIR/debs"
@@ -144,6 +152,10 @@ one() { # one TAG
   fi
   echo "$PKG" > "$KD/package"
   KERNEL=$KD/root/boot/vmlinuz-$REL
+}
+
+one() { # one TAG
+  kernel_tree "$1"
 
   # 2. initramfs
   INITRD=$KD/initramfs.cpio.gz
@@ -211,6 +223,8 @@ one() { # one TAG
   fi
 }
 
+# sourced for its functions (fixtures/check-doctor-systemd.sh): capture nothing
+[ -z "${HIBIMG_STOCK_SOURCED:-}" ] || return 0
 TAGS=${*:-k61 k612}
 for t in $TAGS; do one "$t"; done
 log "done: $TAGS in $FDIR"

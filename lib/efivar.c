@@ -3,9 +3,12 @@
  * efivar.c - systemd's HibernateLocation EFI variable, as efivarfs gives
  * it (/sys/firmware/efi/efivars/HibernateLocation-<systemd vendor GUID>):
  * a u32 of attributes, then a flat JSON object that systemd-sleep writes
- * (src/shared/hibernate-util.c) and systemd-hibernate-resume reads
+ * (src/sleep/sleep.c) and systemd-hibernate-resume reads
  * (src/hibernate-resume/hibernate-resume-config.c): "uuid" and "offset"
- * mandatory, "kernelVersion", "osReleaseId", ... optional strings.
+ * mandatory, "kernelVersion", "osReleaseId", ... optional strings. The
+ * JSON is UTF-16LE with a NUL (efi_set_variable_string()), as a real
+ * systemd 257 wrote and read it under OVMF (fixtures/check-doctor-systemd.sh);
+ * efi_get_variable_string() turns it back into UTF-8 before parsing.
  * Only that object is read: one level, strings and unsigned integers;
  * any other value is skipped only where it is a literal.
  */
@@ -192,8 +195,7 @@ static int parse(struct hib_target *t, const char *path, const char *s, size_t l
 close:
 	j.p++;
 	ws(&j);
-	/* efi_get_variable_string() stops at a NUL */
-	if (j.p < j.end && *j.p)
+	if (j.p < j.end)
 		return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: not JSON (data after the object)", path);
 	if (!have_uuid || !have_off)
 		return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: no \"%s\", which systemd requires", path,
@@ -201,9 +203,53 @@ close:
 	return HIB_OK;
 }
 
+/* utf16_to_utf8() as systemd has it (src/basic/utf8.c): units little-endian,
+ * an odd last byte dropped, a surrogate without its pair skipped; the C
+ * string it gives ends at the first NUL unit. out holds 2 * len + 1. */
+static size_t utf16le_to_utf8(const unsigned char *s, size_t len, char *out)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i + 1 < len; i += 2) {
+		uint32_t c = (uint32_t)s[i] | (uint32_t)s[i + 1] << 8;
+
+		if (!c)
+			break;
+		if (c >= 0xd800 && c <= 0xdfff) {
+			uint32_t w2;
+
+			if (c >= 0xdc00 || i + 3 >= len)
+				continue;
+			w2 = (uint32_t)s[i + 2] | (uint32_t)s[i + 3] << 8;
+			if (w2 < 0xdc00 || w2 > 0xdfff)
+				continue;
+			c = ((c - 0xd800) << 10) + (w2 - 0xdc00) + 0x10000;
+			i += 2;
+		}
+		if (c < 0x80) {
+			out[n++] = (char)c;
+		} else if (c < 0x800) {
+			out[n++] = (char)(0xc0 | c >> 6);
+			out[n++] = (char)(0x80 | (c & 0x3f));
+		} else if (c < 0x10000) {
+			out[n++] = (char)(0xe0 | c >> 12);
+			out[n++] = (char)(0x80 | ((c >> 6) & 0x3f));
+			out[n++] = (char)(0x80 | (c & 0x3f));
+		} else {
+			out[n++] = (char)(0xf0 | c >> 18);
+			out[n++] = (char)(0x80 | ((c >> 12) & 0x3f));
+			out[n++] = (char)(0x80 | ((c >> 6) & 0x3f));
+			out[n++] = (char)(0x80 | (c & 0x3f));
+		}
+	}
+	out[n] = 0;
+	return n;
+}
+
 int hib_target_set_efivar(struct hib_target *t, const char *path)
 {
 	unsigned char *b;
+	char *u8 = NULL;
 	size_t len;
 	int rc = hib_tgt_slurp(t, path, EFIVAR_MAX, &b, &len);
 
@@ -213,13 +259,16 @@ int hib_target_set_efivar(struct hib_target *t, const char *path)
 		rc = hib_tgt_seterr(t, HIB_ERR_DAMAGED,
 				    "%s: %zu bytes, an efivarfs file holds 4 of attributes and then the data",
 				    path, len);
+	} else if (!(u8 = malloc(2 * len + 1))) {
+		rc = hib_tgt_seterr(t, HIB_ERR_NOMEM, "%s: out of memory", path);
 	} else {
-		rc = parse(t, path, (const char *)b + 4, strnlen((const char *)b + 4, len - 4));
+		rc = parse(t, path, u8, utf16le_to_utf8(b + 4, len - 4, u8));
 		if (!rc)
 			t->info.have_efivar = 1;
 		else
 			t->info.efi_kernel[0] = t->info.efi_os_id[0] = t->info.efi_os_image_id[0] = 0;
 	}
+	free(u8);
 	free(b);
 problem:
 	if (rc)

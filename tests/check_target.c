@@ -349,18 +349,24 @@ START_TEST(config_malformed)
 }
 END_TEST
 
-/* an efivarfs file: u32 attributes (NV|BS|RT), then the variable's data */
+/* an efivarfs file: u32 attributes (NV|BS|RT), then the variable's data,
+ * the JSON in UTF-16LE with its NUL as efi_set_variable_string() stores it
+ * (what systemd 257 wrote and read under OVMF, fixtures/check-doctor-systemd.sh);
+ * the text here is ASCII, so each unit is the byte and a zero */
 static const char *efivar_file(const char *json)
 {
-	static char buf[1024];
-	size_t n = strlen(json);
+	static char buf[2048];
+	size_t i, n = strlen(json);
 
 	memcpy(buf, "\x07\0\0\0", 4);
-	memcpy(buf + 4, json, n);
-	return write_file("HibernateLocation", buf, 4 + n);
+	for (i = 0; i <= n; i++) {
+		buf[4 + 2 * i] = json[i];
+		buf[5 + 2 * i] = 0;
+	}
+	return write_file("HibernateLocation", buf, 4 + 2 * (n + 1));
 }
 
-/* the object systemd-sleep writes (src/shared/hibernate-util.c) */
+/* the object systemd-sleep writes (src/sleep/sleep.c) */
 START_TEST(efivar_systemd_object)
 {
 	struct hib_target *t = hib_target_new();

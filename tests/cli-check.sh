@@ -211,11 +211,13 @@ out_has 'Exit status: 0 will resume, 1 will not'
 # --- systemd's HibernateLocation ---------------------------------------------
 # the uuid is read from the swap header by python (union swap_header: uuid
 # at byte 1036), not by hibimg; the files are what efivarfs gives: u32
-# attributes, then the JSON systemd-sleep writes
+# attributes, then the JSON systemd-sleep writes, in UTF-16LE with its NUL
+# (efi_set_variable_string(), as systemd 257 wrote and read it under OVMF:
+# fixtures/check-doctor-systemd.sh)
 uuid=$(python3 -c 'import uuid,sys; f=open(sys.argv[1],"rb"); f.seek(1036); print(uuid.UUID(bytes=f.read(16)))' \
 	"$FIX_IMG/k612-lzo.img")
 efivar() {
-	python3 -c 'import struct,sys; open(sys.argv[1],"wb").write(struct.pack("<I",7)+sys.argv[2].encode())' "$@"
+	python3 -c 'import struct,sys; open(sys.argv[1],"wb").write(struct.pack("<I",7)+sys.argv[2].encode("utf-16-le")+b"\0\0")' "$@"
 }
 efivar "$TMP/ev-same" '{"uuid":"'"$uuid"'","offset":0,"kernelVersion":"6.12.0","osReleaseId":"debian"}'
 efivar "$TMP/ev-other" '{"uuid":"00112233-4455-6677-8899-aabbccddeeff","offset":"0"}'

@@ -32,7 +32,7 @@ struct chk_item {
 	struct hib_check_item pub;
 	enum chk_stage stage;
 	char detail[640];
-	char message[256];
+	char message[512];
 	char missing[512];
 };
 

@@ -83,6 +83,14 @@ static bool juint(struct jp *j, uint64_t *v)
 	return j->p > s && (j->p == j->end || !strchr(".eE", *j->p));
 }
 
+void hib_efi_uuid_str(const unsigned char u[16], char out[37])
+{
+	snprintf(out, 37,
+		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11],
+		 u[12], u[13], u[14], u[15]);
+}
+
 static bool hexuuid(const char *s, unsigned char out[16])
 {
 	size_t i, k = 0;
@@ -106,6 +114,12 @@ static bool hexuuid(const char *s, unsigned char out[16])
 	return k == 32 && !s[i];
 }
 
+/* What systemd makes of what hibimg cannot use: sd_json_parse() fails
+ * (HIB_EFI_NOT_JSON) or sd_json_dispatch() does ("uuid", "offset" missing
+ * or not of their type: HIB_EFI_BAD_FIELD). Both stop systemd-hibernate-
+ * resume before it looks at resume=. */
+#define REJECT(cls, ...) (t->info.efi_status = (cls), hib_tgt_seterr(t, HIB_ERR_DAMAGED, __VA_ARGS__))
+
 static int parse(struct hib_target *t, const char *path, const char *s, size_t len)
 {
 	struct hib_target_info *in = &t->info;
@@ -115,7 +129,7 @@ static int parse(struct hib_target *t, const char *path, const char *s, size_t l
 
 	ws(&j);
 	if (j.p >= j.end || *j.p != '{')
-		return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: not a JSON object", path);
+		return REJECT(HIB_EFI_NOT_JSON, "%s: not a JSON object", path);
 	j.p++;
 	ws(&j);
 	if (j.p < j.end && *j.p == '}')
@@ -123,11 +137,11 @@ static int parse(struct hib_target *t, const char *path, const char *s, size_t l
 	for (;;) {
 		ws(&j);
 		if (!jstring(&j, key, sizeof(key)))
-			return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: not JSON (a key expected at byte %td)",
+			return REJECT(HIB_EFI_NOT_JSON, "%s: not JSON (a key expected at byte %td)",
 					      path, j.p - s);
 		ws(&j);
 		if (j.p >= j.end || *j.p != ':')
-			return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: not JSON (':' expected after \"%s\")",
+			return REJECT(HIB_EFI_NOT_JSON, "%s: not JSON (':' expected after \"%s\")",
 					      path, key);
 		j.p++;
 		ws(&j);
@@ -140,23 +154,23 @@ static int parse(struct hib_target *t, const char *path, const char *s, size_t l
 				struct jp q;
 
 				if (!jstring(&j, val, sizeof(val)))
-					return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: \"offset\": not a JSON string", path);
+					return REJECT(HIB_EFI_NOT_JSON, "%s: \"offset\": not a JSON string", path);
 				q.p = val;
 				q.end = val + strlen(val);
 				if (!juint(&q, &v) || q.p != q.end)
-					return hib_tgt_seterr(t, HIB_ERR_DAMAGED,
+					return REJECT(HIB_EFI_BAD_FIELD,
 							      "%s: \"offset\": \"%s\" is not an unsigned integer", path, val);
 			} else if (!juint(&j, &v)) {
-				return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: \"offset\" is not an unsigned integer", path);
+				return REJECT(HIB_EFI_BAD_FIELD, "%s: \"offset\" is not an unsigned integer", path);
 			}
 			in->efi_offset = v;
 			have_off = true;
 		} else if (j.p < j.end && *j.p == '"') {
 			if (!jstring(&j, val, sizeof(val)))
-				return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: \"%s\": not a JSON string", path, key);
+				return REJECT(HIB_EFI_NOT_JSON, "%s: \"%s\": not a JSON string", path, key);
 			if (!strcmp(key, "uuid")) {
 				if (!hexuuid(val, in->efi_uuid))
-					return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: \"uuid\": \"%s\" is not a UUID",
+					return REJECT(HIB_EFI_BAD_FIELD, "%s: \"uuid\": \"%s\" is not a UUID",
 							      path, val);
 				have_uuid = true;
 			} else if (!strcmp(key, "kernelVersion")) {
@@ -165,9 +179,13 @@ static int parse(struct hib_target *t, const char *path, const char *s, size_t l
 				snprintf(in->efi_os_id, sizeof(in->efi_os_id), "%.64s", val);
 			} else if (!strcmp(key, "osReleaseImageId")) {
 				snprintf(in->efi_os_image_id, sizeof(in->efi_os_image_id), "%.64s", val);
+			} else if (!strcmp(key, "osReleaseVersionId")) {
+				snprintf(in->efi_os_version_id, sizeof(in->efi_os_version_id), "%.64s", val);
+			} else if (!strcmp(key, "osReleaseImageVersion")) {
+				snprintf(in->efi_os_image_version, sizeof(in->efi_os_image_version), "%.64s", val);
 			}
 		} else if (!strcmp(key, "uuid")) {
-			return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: \"uuid\" is not a string", path);
+			return REJECT(HIB_EFI_BAD_FIELD, "%s: \"uuid\" is not a string", path);
 		} else {
 			uint64_t v;
 
@@ -189,16 +207,16 @@ static int parse(struct hib_target *t, const char *path, const char *s, size_t l
 		}
 		if (j.p < j.end && *j.p == '}')
 			break;
-		return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: not JSON (',' or '}' expected at byte %td)",
+		return REJECT(HIB_EFI_NOT_JSON, "%s: not JSON (',' or '}' expected at byte %td)",
 				      path, j.p - s);
 	}
 close:
 	j.p++;
 	ws(&j);
 	if (j.p < j.end)
-		return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: not JSON (data after the object)", path);
+		return REJECT(HIB_EFI_NOT_JSON, "%s: not JSON (data after the object)", path);
 	if (!have_uuid || !have_off)
-		return hib_tgt_seterr(t, HIB_ERR_DAMAGED, "%s: no \"%s\", which systemd requires", path,
+		return REJECT(HIB_EFI_BAD_FIELD, "%s: no \"%s\", which systemd requires", path,
 				      have_uuid ? "offset" : "uuid");
 	return HIB_OK;
 }
@@ -251,8 +269,10 @@ int hib_target_set_efivar(struct hib_target *t, const char *path)
 	unsigned char *b;
 	char *u8 = NULL;
 	size_t len;
-	int rc = hib_tgt_slurp(t, path, EFIVAR_MAX, &b, &len);
+	int rc;
 
+	t->info.efi_status = HIB_EFI_UNKNOWN;
+	rc = hib_tgt_slurp(t, path, EFIVAR_MAX, &b, &len);
 	if (rc)
 		goto problem;
 	if (len <= 4) {
@@ -263,10 +283,12 @@ int hib_target_set_efivar(struct hib_target *t, const char *path)
 		rc = hib_tgt_seterr(t, HIB_ERR_NOMEM, "%s: out of memory", path);
 	} else {
 		rc = parse(t, path, u8, utf16le_to_utf8(b + 4, len - 4, u8));
-		if (!rc)
+		if (!rc) {
 			t->info.have_efivar = 1;
-		else
-			t->info.efi_kernel[0] = t->info.efi_os_id[0] = t->info.efi_os_image_id[0] = 0;
+			t->info.efi_status = HIB_EFI_READ;
+		} else
+			t->info.efi_kernel[0] = t->info.efi_os_id[0] = t->info.efi_os_image_id[0] =
+				t->info.efi_os_version_id[0] = t->info.efi_os_image_version[0] = 0;
 	}
 	free(u8);
 	free(b);

@@ -305,18 +305,38 @@ int hib_target_set_here(struct hib_target *t, const char *root)
 	    hib_target_set_facs(t, path))
 		{ /* its setter noted why: a problem, not an end */ }
 	/* EFI_SYSTEMD_VARIABLE(): systemd's vendor GUID, not the loader's */
-	if (!t->info.have_efivar &&
-	    exists(root, "sys/firmware/efi/efivars/HibernateLocation-8cf2644b-4b0b-428f-9387-6d876050dc67",
-		   path, sizeof(path)) &&
-	    hib_target_set_efivar(t, path))
-		{ /* its setter noted why: a problem, not an end */ }
-	/* os-release(5): in an initrd, initrd-release is the one systemd reads */
-	if (!t->info.have_os_release &&
-	    (exists(root, "etc/initrd-release", path, sizeof(path)) ||
-	     exists(root, "etc/os-release", path, sizeof(path)) ||
-	     exists(root, "usr/lib/os-release", path, sizeof(path))) &&
-	    hib_target_set_os_release(t, path))
-		{ /* its setter noted why: a problem, not an end */ }
+	if (!t->info.have_efivar && t->info.efi_status == HIB_EFI_UNKNOWN) {
+		if (exists(root, "sys/firmware/efi/efivars/HibernateLocation-8cf2644b-4b0b-428f-9387-6d876050dc67",
+			   path, sizeof(path))) {
+			if (hib_target_set_efivar(t, path))
+				{ /* its setter noted why: a problem, not an end */ }
+		} else if (exists(root, "sys/firmware/efi/efivars", path, sizeof(path))) {
+			in->efi_status = HIB_EFI_ABSENT;
+		}
+	}
+	/* the device systemd makes of "uuid", as udev links it: whether it is
+	 * there decides which of its lines systemd prints */
+	if (in->have_efivar && exists(root, "dev/disk/by-uuid", path, sizeof(path))) {
+		char u[37];
+
+		hib_efi_uuid_str(in->efi_uuid, u);
+		snprintf(buf, sizeof(buf), "%s/dev/disk/by-uuid/%s", root, u);
+		in->efi_dev = lstat(buf, &st) == 0;
+	}
+	/* systemd-hibernate-resume runs only where this is (in_initrd()) */
+	in->in_initrd = exists(root, "etc/initrd-release", path, sizeof(path));
+	/* parse_os_release(): /etc/os-release, else /usr/lib/os-release, in
+	 * an initrd too (systemd 257 under OVMF ignored /etc/initrd-release);
+	 * with neither it compares no ID and no IMAGE_ID */
+	if (!t->info.have_os_release) {
+		if (exists(root, "etc/os-release", path, sizeof(path)) ||
+		    exists(root, "usr/lib/os-release", path, sizeof(path))) {
+			if (hib_target_set_os_release(t, path))
+				{ /* its setter noted why: a problem, not an end */ }
+		} else if (in->in_initrd) {
+			in->have_os_release = 1;
+		}
+	}
 	if (rel[0]) {
 		snprintf(buf, sizeof(buf), "boot/config-%s", rel);
 		if (!t->config_set && exists(root, buf, path, sizeof(path)) &&

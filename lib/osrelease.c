@@ -3,8 +3,9 @@
  * osrelease.c - the booted system's os-release(5). systemd-hibernate-resume
  * uses HibernateLocation only where its osReleaseId and osReleaseImageId
  * equal this file's ID and IMAGE_ID (both absent counts as equal:
- * validate_efi_hibernate_location(), hibernate-resume-config.c); in an
- * initrd /etc/initrd-release plays the file's part.
+ * validate_efi_hibernate_location(), hibernate-resume-config.c). In an
+ * initrd too systemd 257 reads /etc/os-release, else /usr/lib/os-release,
+ * not /etc/initrd-release (fixtures/check-doctor-systemd.sh).
  */
 #include "targetP.h"
 

@@ -18,8 +18,10 @@ struct hib_target *hib_target_new(void)
 {
 	struct hib_target *t = calloc(1, sizeof(*t));
 
-	if (t)
+	if (t) {
 		t->info.lockdown = -1;
+		t->info.efi_dev = -1;
+	}
 	return t;
 }
 

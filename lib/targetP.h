@@ -49,6 +49,8 @@ HIB_HIDDEN int hib_tgt_slurp(struct hib_target *t, const char *path, size_t max,
 			     unsigned char **buf, size_t *len);
 /* KERNEL_VERSION() of "6.12.117-foo", 0 if it does not start a.b */
 HIB_HIDDEN unsigned int hib_kver_parse(const char *release);
+/* efivar.c: a UUID as SD_ID128_UUID_FORMAT_STR prints it (lower case) */
+HIB_HIDDEN void hib_efi_uuid_str(const unsigned char u[16], char out[37]);
 #define HIB_KVER(a, b, c) (((unsigned int)(a) << 16) + ((unsigned int)(b) << 8) + \
 			   ((c) > 255 ? 255u : (unsigned int)(c)))
 

@@ -37,7 +37,7 @@ static const struct cli_opt check_opts[] = {
 	{ "efivar", required_argument, OPT_EFIVAR, "<file>",
 	  "systemd's HibernateLocation, as efivarfs gives it" },
 	{ "os-release", required_argument, OPT_OSREL, "<file>",
-	  "the booted system's os-release (in an initrd: its\n/etc/initrd-release), which systemd compares\nwith HibernateLocation" },
+	  "the booted system's os-release (systemd reads\n/etc/os-release in an initrd too), which it\ncompares with HibernateLocation" },
 	{ "here",   no_argument,       OPT_HERE, NULL,
 	  "this machine and its running kernel, for what the\noptions above do not give" },
 	{ "sysroot", required_argument, OPT_SYSROOT, "<dir>",

@@ -212,8 +212,8 @@ out_has 'Exit status: 0 will resume, 1 will not'
 # the uuid is read from the swap header by python (union swap_header: uuid
 # at byte 1036), not by hibimg; the files are what efivarfs gives: u32
 # attributes, then the JSON systemd-sleep writes, in UTF-16LE with its NUL
-# (efi_set_variable_string(), as systemd 257 wrote and read it under OVMF:
-# fixtures/check-doctor-systemd.sh)
+# (efi_set_variable_string()). The lines asserted are the ones systemd 257
+# printed on these cases under OVMF (fixtures/check-doctor-systemd.sh).
 uuid=$(python3 -c 'import uuid,sys; f=open(sys.argv[1],"rb"); f.seek(1036); print(uuid.UUID(bytes=f.read(16)))' \
 	"$FIX_IMG/k612-lzo.img")
 efivar() {
@@ -222,6 +222,9 @@ efivar() {
 efivar "$TMP/ev-same" '{"uuid":"'"$uuid"'","offset":0,"kernelVersion":"6.12.0","osReleaseId":"debian"}'
 efivar "$TMP/ev-other" '{"uuid":"00112233-4455-6677-8899-aabbccddeeff","offset":"0"}'
 efivar "$TMP/ev-text" 'not json'
+# the same object as bytes, not UTF-16: systemd reads CJK text, not JSON
+python3 -c 'import struct,sys; open(sys.argv[1],"wb").write(struct.pack("<I",7)+sys.argv[2].encode())' \
+	"$TMP/ev-utf8" '{"uuid":"'"$uuid"'","offset":0,"osReleaseId":"debian"}'
 # systemd keeps the variable only where the booted system's os-release has
 # its osReleaseId: not known, the row cannot tell
 run_hib 0 check -r -n -o check,result,missing --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" \
@@ -235,7 +238,7 @@ run_hib 0 check -r -n -o check,result --kernel "$TMP/k612.bzImage" --memmap "$TM
 out_has '^hibernate-location pass$'
 run_hib 0 check -r -n -o check,result,kernel-message --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" \
 	--efivar "$TMP/ev-same" --os-release "$TMP/os-fedora" "$FIX_IMG/k612-lzo.img"
-out_has "^hibernate-location warn HibernateLocation.x20system.x20identifier.x20doesn't.x20match.x20currently.x20running.x20system,.x20not.x20resuming.x20from.x20it.$"
+out_has "^hibernate-location warn HibernateLocation.x20system.x20identifier.x20doesn't.x20match.x20currently.x20running.x20system,.x20would.x20not.x20resume.x20from.x20it.$"
 run_hib 0 check -J --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" \
 	--efivar "$TMP/ev-same" --os-release "$TMP/os-fedora" "$FIX_IMG/k612-lzo.img"
 out_has '"target_os_id": "fedora"'
@@ -250,10 +253,13 @@ out_has '^hibernate-location warn Reported.x20hibernation.x20image:.x20UUID=0011
 run_hib 0 check -r -n -o check,result --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" \
 	"$FIX_IMG/k612-lzo.img"
 out_has '^hibernate-location unknown$'
-run_hib 0 check -r -n -o check,result --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" \
-	--efivar "$TMP/ev-text" "$FIX_IMG/k612-lzo.img"
-err_has 'ev-text: not a JSON object'
-out_has '^hibernate-location unknown$'
+# a variable systemd cannot parse stops it, resume= or not
+for f in ev-text ev-utf8; do
+	run_hib 1 check -r -n -o check,result,kernel-message --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" \
+		--efivar "$TMP/$f" "$FIX_IMG/k612-lzo.img"
+	err_has "$f: not a JSON object"
+	out_has '^hibernate-location fail Failed.x20to.x20parse.x20HibernateLocation.x20JSON.x20object:.x20Invalid.x20argument$'
+done
 # --- --sysroot: a machine's files copied out; its command line has no resume=
 SR=$TMP/sysroot
 EV=sys/firmware/efi/efivars/HibernateLocation-8cf2644b-4b0b-428f-9387-6d876050dc67
@@ -264,20 +270,53 @@ efivar "$SR/$EV" '{"uuid":"00112233-4455-6677-8899-aabbccddeeff","offset":0,"osR
 # systemd points the kernel at the variable's device, not the image's
 run_hib 1 check -r -n -o check,result,kernel-message --kernel "$TMP/k612.bzImage" \
 	--memmap "$TMP/mm-64M" --sysroot "$SR" "$FIX_IMG/k612-lzo.img"
-out_has '^hibernate-location fail Reported.x20hibernation.x20image:.x20UUID=00112233-4455-6677-8899-aabbccddeeff.x20offset=0$'
-# ... and with resume= on the command line only warns
+out_has '^hibernate-location fail Reported.x20hibernation.x20image:.x20ID=debian.x20UUID=00112233-4455-6677-8899-aabbccddeeff.x20offset=0$'
+# ... which, where udev's links are there and it is not, it cannot stat
+mkdir -p "$SR/dev/disk/by-uuid"
+ln -s ../../vda "$SR/dev/disk/by-uuid/$uuid"
+run_hib 1 check -r -n -o check,result,kernel-message --kernel "$TMP/k612.bzImage" \
+	--memmap "$TMP/mm-64M" --sysroot "$SR" "$FIX_IMG/k612-lzo.img"
+out_has "^hibernate-location fail Failed.x20to.x20stat.x20resume.x20device.x20'/dev/disk/by-uuid/00112233-4455-6677-8899-aabbccddeeff':.x20No.x20such.x20file.x20or.x20directory$"
+# ... and with resume= on the command line only warns, as systemd names
+# resume=UUID= (/dev/disk/by-uuid/), the variable's device not there
 echo "root=/dev/vda1 resume=UUID=$uuid" >"$SR/proc/cmdline"
 run_hib 0 check -r -n -o check,result,kernel-message --kernel "$TMP/k612.bzImage" \
 	--memmap "$TMP/mm-64M" --sysroot "$SR" "$FIX_IMG/k612-lzo.img"
-out_has "^hibernate-location warn resume=UUID=$uuid.x20doesn't.x20match.x20with.x20EFI.x20HibernateLocation.x20device"
+out_has "^hibernate-location warn Failed.x20to.x20check.x20if.x20resume=/dev/disk/by-uuid/$uuid.x20is.x20the.x20same.x20device.x20as.x20EFI.x20HibernateLocation.x20device.x20'/dev/disk/by-uuid/00112233-4455-6677-8899-aabbccddeeff',.x20ignoring:.x20No.x20such.x20file.x20or.x20directory$"
+# ... another device that is there: the warning the format string has
+ln -s ../../vdb "$SR/dev/disk/by-uuid/00112233-4455-6677-8899-aabbccddeeff"
+run_hib 0 check -r -n -o check,result,kernel-message --kernel "$TMP/k612.bzImage" \
+	--memmap "$TMP/mm-64M" --sysroot "$SR" "$FIX_IMG/k612-lzo.img"
+out_has "^hibernate-location warn resume=/dev/disk/by-uuid/$uuid.x20doesn't.x20match.x20with.x20EFI.x20HibernateLocation.x20device.x20'/dev/disk/by-uuid/00112233-4455-6677-8899-aabbccddeeff',.x20proceeding.x20anyway.x20with.x20resume=.$"
+# ... the image's device, another offset: the offset's warning
+efivar "$SR/$EV" '{"uuid":"'"$uuid"'","offset":1234,"osReleaseId":"debian"}'
+echo "root=/dev/vda1 resume=/dev/vda" >"$SR/proc/cmdline"
+run_hib 0 check -r -n -o check,result,kernel-message --kernel "$TMP/k612.bzImage" \
+	--memmap "$TMP/mm-64M" --sysroot "$SR" "$FIX_IMG/k612-lzo.img"
+out_has "^hibernate-location warn resume_offset=0.x20doesn't.x20match.x20with.x20EFI.x20HibernateLocation.x20offset.x201234,.x20proceeding.x20anyway.x20with.x20resume_offset=.$"
+rm -rf "$SR/dev"
 # a variable of another system is dropped: no resume= leaves no device
 echo 'root=/dev/vda1 quiet' >"$SR/proc/cmdline"
 efivar "$SR/$EV" '{"uuid":"'"$uuid"'","offset":0}'
 run_hib 1 check -r -n -o check,result,kernel-message --kernel "$TMP/k612.bzImage" \
 	--memmap "$TMP/mm-64M" --sysroot "$SR" "$FIX_IMG/k612-lzo.img"
 out_has "^hibernate-location fail HibernateLocation.x20system.x20identifier.x20doesn't.x20match"
-# in an initrd, initrd-release is the os-release systemd reads
+# in an initrd too systemd reads /etc/os-release, not /etc/initrd-release ...
 printf 'ID=\n' >"$SR/etc/initrd-release"
+run_hib 1 check -r -n -o check,result --kernel "$TMP/k612.bzImage" \
+	--memmap "$TMP/mm-64M" --sysroot "$SR" "$FIX_IMG/k612-lzo.img"
+out_has '^hibernate-location fail$'
+# ... and with neither os-release file it compares no ID
+rm "$SR/etc/os-release"
+run_hib 0 check -r -n -o check,result --kernel "$TMP/k612.bzImage" \
+	--memmap "$TMP/mm-64M" --sysroot "$SR" "$FIX_IMG/k612-lzo.img"
+out_has '^hibernate-location pass$'
+# no variable in the root's efivarfs, no resume=: an initrd finds no device
+rm "$SR/$EV"
+run_hib 1 check -r -n -o check,result,kernel-message --kernel "$TMP/k612.bzImage" \
+	--memmap "$TMP/mm-64M" --sysroot "$SR" "$FIX_IMG/k612-lzo.img"
+out_has '^hibernate-location fail No.x20resume.x20device.x20found,.x20exiting.$'
+echo "root=/dev/vda1 resume=/dev/vda" >"$SR/proc/cmdline"
 run_hib 0 check -r -n -o check,result --kernel "$TMP/k612.bzImage" \
 	--memmap "$TMP/mm-64M" --sysroot "$SR" "$FIX_IMG/k612-lzo.img"
 out_has '^hibernate-location pass$'

@@ -75,6 +75,9 @@ static void unusable(struct chk_ctx *c, struct chk_item *it)
 	case HIB_EFI_BAD_FIELD:
 		chk_set(it, HIB_CHECK_FAIL, "the variable's \"uuid\" or \"offset\" is missing or not of "
 			"its type: systemd stops before it looks at resume=");
+		/* sd_json_dispatch()'s line, with where the object starts */
+		if (in->efi_missing[0])
+			chk_message(it, "(string):1:1: Missing object field '%s'.", in->efi_missing);
 		return;
 	case HIB_EFI_ABSENT:
 		if (resume)

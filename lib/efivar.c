@@ -215,9 +215,13 @@ close:
 	ws(&j);
 	if (j.p < j.end)
 		return REJECT(HIB_EFI_NOT_JSON, "%s: not JSON (data after the object)", path);
-	if (!have_uuid || !have_off)
+	if (!have_uuid || !have_off) {
+		/* systemd names it with where the object starts; only 1:1 seen */
+		if (s[0] == '{')
+			snprintf(in->efi_missing, sizeof(in->efi_missing), "%s", have_uuid ? "offset" : "uuid");
 		return REJECT(HIB_EFI_BAD_FIELD, "%s: no \"%s\", which systemd requires", path,
 				      have_uuid ? "offset" : "uuid");
+	}
 	return HIB_OK;
 }
 
@@ -272,6 +276,7 @@ int hib_target_set_efivar(struct hib_target *t, const char *path)
 	int rc;
 
 	t->info.efi_status = HIB_EFI_UNKNOWN;
+	t->info.efi_missing[0] = 0;
 	rc = hib_tgt_slurp(t, path, EFIVAR_MAX, &b, &len);
 	if (rc)
 		goto problem;

@@ -441,6 +441,8 @@ START_TEST(efivar_malformed)
 			      "case %zu: %s", i, hib_target_error(t));
 		ck_assert_int_eq(hib_target_info(t)->have_efivar, 0);
 		ck_assert_int_eq(hib_target_info(t)->efi_status, bad[i].st);
+		/* systemd names the first of its table missing: uuid, then offset */
+		ck_assert_str_eq(hib_target_info(t)->efi_missing, i == 2 ? "uuid" : i == 3 ? "offset" : "");
 		ck_assert_str_eq(hib_target_problem(t, 0), hib_target_error(t));
 		hib_target_free(t);
 	}

@@ -260,6 +260,11 @@ for f in ev-text ev-utf8; do
 	err_has "$f: not a JSON object"
 	out_has '^hibernate-location fail Failed.x20to.x20parse.x20HibernateLocation.x20JSON.x20object:.x20Invalid.x20argument$'
 done
+# ... or that lacks a required field
+efivar "$TMP/ev-nooff" '{"uuid":"'"$uuid"'","osReleaseId":"debian"}'
+run_hib 1 check -r -n -o check,result,kernel-message --kernel "$TMP/k612.bzImage" --memmap "$TMP/mm-64M" \
+	--efivar "$TMP/ev-nooff" "$FIX_IMG/k612-lzo.img"
+out_has "^hibernate-location fail (string):1:1:.x20Missing.x20object.x20field.x20'offset'.$"
 # --- --sysroot: a machine's files copied out; its command line has no resume=
 SR=$TMP/sysroot
 EV=sys/firmware/efi/efivars/HibernateLocation-8cf2644b-4b0b-428f-9387-6d876050dc67

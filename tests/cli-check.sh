@@ -288,7 +288,7 @@ echo "root=/dev/vda1 resume=UUID=$uuid" >"$SR/proc/cmdline"
 run_hib 0 check -r -n -o check,result,kernel-message --kernel "$TMP/k612.bzImage" \
 	--memmap "$TMP/mm-64M" --sysroot "$SR" "$FIX_IMG/k612-lzo.img"
 out_has "^hibernate-location warn Failed.x20to.x20check.x20if.x20resume=/dev/disk/by-uuid/$uuid.x20is.x20the.x20same.x20device.x20as.x20EFI.x20HibernateLocation.x20device.x20'/dev/disk/by-uuid/00112233-4455-6677-8899-aabbccddeeff',.x20ignoring:.x20No.x20such.x20file.x20or.x20directory$"
-# ... another device that is there: the warning the format string has
+# ... another device that is there (systemd-cmdline-other-dev): "doesn't match"
 ln -s ../../vdb "$SR/dev/disk/by-uuid/00112233-4455-6677-8899-aabbccddeeff"
 run_hib 0 check -r -n -o check,result,kernel-message --kernel "$TMP/k612.bzImage" \
 	--memmap "$TMP/mm-64M" --sysroot "$SR" "$FIX_IMG/k612-lzo.img"

@@ -174,6 +174,37 @@ static void put_file(const char *dir, const char *rel, const void *b, size_t len
 		abort();
 }
 
+/* a --here tree under dir: its directories made, and taken down again
+ * with the files put in it */
+static void tree_make(const char *dir, const char *const *dirs, size_t nd)
+{
+	char p[256];
+	size_t i;
+
+	for (i = 0; i < nd; i++) {
+		snprintf(p, sizeof(p), "%s%s", dir, dirs[i]);
+		if (mkdir(p, 0700))
+			abort();
+	}
+}
+
+static void tree_remove(const char *dir, const char *const *dirs, size_t nd,
+			const char *const *files, size_t nf)
+{
+	char p[256];
+
+	while (nf-- > 0) {
+		snprintf(p, sizeof(p), "%s/%s", dir, files[nf]);
+		unlink(p);
+	}
+	while (nd-- > 0) {
+		snprintf(p, sizeof(p), "%s%s", dir, dirs[nd]);
+		rmdir(p);
+	}
+}
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
 /* an x86 machine's tree for hib_target_set_here(): the bytes as its
  * kernel log and its command line */
 static void run_here_tree(const char *dir, const uint8_t *data, size_t size)
@@ -182,14 +213,8 @@ static void run_here_tree(const char *dir, const uint8_t *data, size_t size)
 	static const char *const files[] = { "proc/sys/kernel/osrelease", "proc/sys/kernel/arch",
 					     "dev/kmsg", "proc/cmdline" };
 	struct hib_target *t = hib_target_new();
-	char p[256];
-	size_t i;
 
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		snprintf(p, sizeof(p), "%s%s", dir, dirs[i]);
-		if (mkdir(p, 0700))
-			abort();
-	}
+	tree_make(dir, dirs, N(dirs));
 	put_file(dir, files[0], "6.12.117-hibimg\n", 16);
 	put_file(dir, files[1], "x86_64\n", 7);
 	put_file(dir, files[2], data, size);
@@ -197,14 +222,7 @@ static void run_here_tree(const char *dir, const uint8_t *data, size_t size)
 	if (hib_target_set_here(t, dir) == 0)
 		(void)hib_target_info(t)->e820_crc32;
 	hib_target_free(t);
-	for (i = sizeof(files) / sizeof(files[0]); i-- > 0;) {
-		snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
-		unlink(p);
-	}
-	for (i = sizeof(dirs) / sizeof(dirs[0]); i-- > 0;) {
-		snprintf(p, sizeof(p), "%s%s", dir, dirs[i]);
-		rmdir(p);
-	}
+	tree_remove(dir, dirs, N(dirs), files, N(files));
 }
 
 /* an ACPI arm64 machine's tree for hib_target_set_here() (no device tree):
@@ -217,28 +235,16 @@ static void run_here_madt(const char *dir, const uint8_t *data, size_t size)
 	static const char *const files[] = { "proc/sys/kernel/osrelease", "proc/sys/kernel/arch",
 					     "sys/firmware/acpi/tables/APIC" };
 	struct hib_target *t = hib_target_new();
-	char p[256];
-	size_t i, n;
+	size_t n;
 
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		snprintf(p, sizeof(p), "%s%s", dir, dirs[i]);
-		if (mkdir(p, 0700))
-			abort();
-	}
+	tree_make(dir, dirs, N(dirs));
 	put_file(dir, files[0], "6.12.117+deb12-arm64\n", 21);
 	put_file(dir, files[1], "aarch64\n", 8);
 	put_file(dir, files[2], data, size);
 	if (hib_target_set_here(t, dir) == 0)
 		(void)hib_target_cpus(t, &n);
 	hib_target_free(t);
-	for (i = sizeof(files) / sizeof(files[0]); i-- > 0;) {
-		snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
-		unlink(p);
-	}
-	for (i = sizeof(dirs) / sizeof(dirs[0]); i-- > 0;) {
-		snprintf(p, sizeof(p), "%s%s", dir, dirs[i]);
-		rmdir(p);
-	}
+	tree_remove(dir, dirs, N(dirs), files, N(files));
 }
 
 static void run_memmap(const uint8_t *data, size_t size)

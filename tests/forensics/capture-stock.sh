@@ -1,7 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Capture hibernation images written by STOCK Debian 12 kernels (issue 7).
-# Usage: tests/forensics/capture-stock.sh [k61] [k612]      (default: both)
+# Usage: tests/forensics/capture-stock.sh [k61] [k612] [k612-lz4]   (default: k61 k612)
+#
+# k612-lz4: the k612 kernel tree (shared, not fetched again) and its image written with
+# hibernate.compressor=lz4; the capture initramfs loads crypto/lz4.ko and its deps first
+# (CONFIG_CRYPTO_LZ4=m in Debian's 6.12), in $HIBIMG_CACHE/forensics/k612-lz4.
 #
 # Per kernel TAG (k61 = linux-image-6.1.0-N-amd64, k612 = linux-image-6.12.N+deb12-amd64):
 #   1. `apt-get download` the signed image package (never installed on the host), unpack it
@@ -155,7 +159,17 @@ kernel_tree() {
 }
 
 one() { # one TAG
-  kernel_tree "$1"
+  case $1 in
+  *-lz4)  # a variant: the base tag's tree, its own initramfs, capture and sidecar
+    kernel_tree "${1%-lz4}"
+    TAG=$1 KD=$FDIR/$1
+    mkdir -p "$KD"
+    [ -e "$KD/root" ] || ln -s "../${1%-lz4}/root" "$KD/root"
+    echo "$PKG" > "$KD/package"
+    STOCK_EXTRA_MODULES="${STOCK_EXTRA_MODULES:-} lz4"
+    CMDLINE="$CMDLINE hibernate.compressor=lz4" ;;
+  *) kernel_tree "$1" ;;
+  esac
 
   # 2. initramfs
   INITRD=$KD/initramfs.cpio.gz

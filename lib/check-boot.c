@@ -211,6 +211,37 @@ static void hw_signature(struct chk_ctx *c)
 		h->hw_sig, tin->have_cmdline ? "" : " (assuming acpi_sleep=s4_hwsig on the boot's command line)");
 }
 
+/* =m: what the running kernel will find when it asks (here-codec.c);
+ * offline, the boot's initramfs and modprobe are not known, and whether
+ * Debian's 6.12 resumes an lz4 image turned on exactly that
+ * (fixtures/check-doctor.sh stock-lz4-nomod / stock-lz4-mod) */
+static void module(struct chk_ctx *c, struct chk_item *it, enum hib_compression comp,
+		   const char *sym)
+{
+	const struct hib_codec_here *h = &c->t->codec[comp];
+	const char *w = chk_codec_word(c, comp);
+
+	switch (h->state) {
+	case HIB_CODEC_LOADED:
+	case HIB_CODEC_BUILTIN:
+	case HIB_CODEC_MODPROBE:
+		chk_set(it, HIB_CHECK_PASS, "%s: %s=m: %s", w, sym, h->detail);
+		return;
+	case HIB_CODEC_NO_MODULE:
+	case HIB_CODEC_NO_MODPROBE:
+		chk_set(it, HIB_CHECK_FAIL, "%s: %s=m: %s", w, sym, h->detail);
+		chk_message(it, "PM: hibernation: %s compression is not available", w);
+		return;
+	case HIB_CODEC_UNKNOWN:
+		break;
+	}
+	chk_set(it, HIB_CHECK_UNKNOWN,
+		"%s: %s=m: the kernel finds it only where it is loaded or its module and a modprobe are in the boot's initramfs",
+		w, sym);
+	chk_missing_input(c, it, HIB_TIN_BOOT,
+			  "the boot's modules and modprobe (--here, run in the initramfs of the boot that resumes)");
+}
+
 /* 6.9+ software_resume(): crypto_has_comp() (crypto_has_acomp() from 6.15)
  * for the algorithm the header flags name, before anything is loaded. */
 static void codec(struct chk_ctx *c)
@@ -263,9 +294,7 @@ static void codec(struct chk_ctx *c)
 	if (!strcmp(v, "y")) {
 		chk_set(it, HIB_CHECK_PASS, "%s: %s=y", chk_codec_word(c, comp), sym);
 	} else if (!strcmp(v, "m")) {
-		chk_set(it, HIB_CHECK_WARN,
-			"%s: %s=m: found only if the module is in the initramfs and loads when the resume starts",
-			chk_codec_word(c, comp), sym);
+		module(c, it, comp, sym);
 	} else {
 		chk_set(it, HIB_CHECK_FAIL, "%s: %s is not set", chk_codec_word(c, comp), sym);
 		chk_message(it, "PM: hibernation: %s compression is not available", chk_codec_word(c, comp));

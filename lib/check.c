@@ -19,8 +19,7 @@ static void beyond(struct chk_ctx *c)
 
 	chk_set(it, HIB_CHECK_UNKNOWN,
 		"not predicted: drivers that fail in their restore callbacks after \"Image successfully loaded\", "
-		"firmware that changes its map on every boot, secretmem or CXL memory in use, "
-		"codec modules missing from the initramfs");
+		"firmware that changes its map on every boot, secretmem or CXL memory in use");
 	chk_missing(it, "nothing offline can tell");
 }
 

@@ -249,6 +249,7 @@ int hib_target_set_here(struct hib_target *t, const char *root)
 	char buf[4096], path[4096], rel[65] = "", ver[65] = "";
 	struct stat st;
 	uint64_t pages;
+	bool other_kernel = t->kernel_set;  /* --kernel, before ours is set below */
 
 	if (stat(root, &st) || !S_ISDIR(st.st_mode))
 		return hib_tgt_seterr(t, HIB_ERR_IO, "%s: not a directory", root);
@@ -351,6 +352,10 @@ int hib_target_set_here(struct hib_target *t, const char *root)
 				in->physpages_exact = 0;
 		}
 	}
+	/* the decompressor the running kernel can get, for a config that makes
+	 * it a module; another kernel (--kernel) boots with another initramfs */
+	if (!other_kernel && rel[0])
+		hib_here_codecs(t, root, rel);
 	/* arm64's CPUs, for the image's sleep_cpu_mpidr: where the kernel
 	 * enumerated them, the device tree's cpu nodes or (ACPI: the EFI
 	 * stub's tree has no cpus node) the MADT. x86's MADT has no GICC:

@@ -18,6 +18,20 @@
 enum hib_tin { HIB_TIN_KERNEL = 0, HIB_TIN_CONFIG, HIB_TIN_MEM, HIB_TIN_FACS, HIB_TIN_BOOT,
 	       HIB_TIN_EFIVAR, HIB_TIN_OSRELEASE, HIB_TIN_CPUS, HIB_TIN_N };
 
+/* here-codec.c: what the running kernel's crypto_has_comp() will find */
+enum hib_codec_state {
+	HIB_CODEC_UNKNOWN = 0,      /* not looked at (no --here, no /proc/crypto) */
+	HIB_CODEC_LOADED,           /* registered: in /proc/crypto */
+	HIB_CODEC_BUILTIN,          /* modules.builtin names it */
+	HIB_CODEC_MODPROBE,         /* modules.dep and .alias name it, modprobe is there */
+	HIB_CODEC_NO_MODULE,        /* nothing request_module() could load */
+	HIB_CODEC_NO_MODPROBE       /* a module, but no usermode helper to load it */
+};
+struct hib_codec_here {
+	enum hib_codec_state state;
+	char detail[384];
+};
+
 struct hib_target {
 	char err[768];
 	struct hib_target_info info;
@@ -32,6 +46,7 @@ struct hib_target {
 	bool kernel_set, config_set, mem_set, facs_set;
 	uint64_t *cpus;             /* the MPIDRs, info.n_cpus of them */
 	bool cpus_set;
+	struct hib_codec_here codec[HIB_COMP_LZ4 + 1];  /* by enum hib_compression */
 };
 
 /* target.c */
@@ -43,6 +58,8 @@ HIB_HIDDEN void hib_tgt_problem(struct hib_target *t, enum hib_tin which);
  * resume_offset=, noresume, ...), /sys/power/resume and resume_offset;
  * what discover.c reads too, so both read them alike. */
 HIB_HIDDEN void hib_here_boot(struct hib_target *t, const char *root);
+/* here-codec.c: codec[] for the running kernel of release rel under root */
+HIB_HIDDEN void hib_here_codecs(struct hib_target *t, const char *root, const char *rel);
 /* The whole of path, NUL-terminated (not counted in *len), at most max
  * bytes; the error names the file. */
 HIB_HIDDEN int hib_tgt_slurp(struct hib_target *t, const char *path, size_t max,

@@ -150,13 +150,14 @@ static void one(struct hib_target *t, const char *root, const char *rel, int com
 		snprintf(helper, sizeof(helper), "%.*s", (int)strcspn(mp, "\n"), mp);
 		free(mp);
 	} else {
+		/* not mounted: the default the kernel starts with, its config's
+		 * string (Kconfig's own default where it has none) */
 		const char *v = hib_target_config(t, "CONFIG_MODPROBE_PATH");
 
-		snprintf(helper, sizeof(helper), "%s", v ? v : "/sbin/modprobe");
-		if (helper[0] == '"') {
-			memmove(helper, helper + 1, strlen(helper));
-			helper[strcspn(helper, "\"")] = 0;
-		}
+		if (v && v[0] == '"')
+			snprintf(helper, sizeof(helper), "%.*s", (int)strcspn(v + 1, "\""), v + 1);
+		else
+			snprintf(helper, sizeof(helper), "/sbin/modprobe");
 	}
 	if (!helper[0]) {
 		h->state = HIB_CODEC_NO_MODPROBE;

@@ -770,6 +770,95 @@ START_TEST(here_lockdown_task)
 }
 END_TEST
 
+/* The compression row of an lz4 image (fixtures/k612-lz4) under a running
+ * 6.12 whose config has CONFIG_CRYPTO_LZ4=m, as Debian's: crypto_has_comp()
+ * finds lz4 registered, or request_module("crypto-lz4") loads it through
+ * modules.alias, modules.dep and the modprobe /proc/sys/kernel/modprobe
+ * names. What Debian 6.12 did with each (check-doctor stock-lz4-mod,
+ * -nomod, -nomodprobe): resumed, or printed the line asserted here. */
+static enum hib_check_status codec_row(const char *detail_has, const char *msg)
+{
+	struct hib_check_result *res;
+	struct hib_target *t = hib_target_new();
+	struct hib_image *img = hib_image_new();
+	const struct hib_check_item *it = NULL;
+	enum hib_check_status st;
+	char path[1024];
+	size_t i;
+
+	fixture_img(path, sizeof(path), "k612-lz4");
+	ck_assert_int_eq(hib_target_set_here(t, tmpdir), HIB_OK);
+	ck_assert_int_eq(hib_image_open(img, path), HIB_OK);
+	ck_assert_int_eq(hib_check(img, t, NULL, &res), HIB_OK);
+	for (i = 0; i < hib_check_count(res); i++)
+		if (!strcmp(hib_check_get(res, i)->name, "compression"))
+			it = hib_check_get(res, i);
+	ck_assert_ptr_nonnull(it);
+	st = it->status;
+	ck_assert_msg(strstr(it->detail, detail_has) != NULL, "detail '%s' lacks '%s'", it->detail, detail_has);
+	if (msg) {
+		ck_assert_str_eq(it->message, msg);
+		ck_assert_int_eq(hib_check_verdict(res), HIB_VERDICT_NO_RESUME);
+		ck_assert_str_eq(hib_check_message(res), msg);
+	} else {
+		ck_assert_ptr_null(it->message);
+	}
+	hib_check_free(res);
+	hib_image_free(img);
+	hib_target_free(t);
+	return st;
+}
+
+START_TEST(here_codec_module)
+{
+	static const char na[] = "PM: hibernation: lz4 compression is not available";
+	const char *m = "lib/modules/6.12.117-hibimg";
+	char rel[256];
+
+	mk_tmpdir();
+	mkdirs("proc/sys/kernel");
+	mkdirs("boot");
+	mkdirs("sbin");
+	mkdirs(m);
+	put("proc/cmdline", "console=ttyS0\n");
+	put("proc/sys/kernel/osrelease", "6.12.117-hibimg\n");
+	put("boot/config-6.12.117-hibimg", "CONFIG_HIBERNATION=y\nCONFIG_CRYPTO_LZO=y\nCONFIG_CRYPTO_LZ4=m\n");
+	/* no /proc/crypto: not a running kernel's tree, nothing to go by */
+	ck_assert_int_eq(codec_row("CONFIG_CRYPTO_LZ4=m: the kernel finds it only where", NULL), HIB_CHECK_UNKNOWN);
+	/* the lzo the 6.12 guest's /proc/crypto lists, lz4 nowhere */
+	put("proc/crypto", "name         : lzo\ndriver       : lzo-generic\nmodule       : kernel\n\n"
+	    "name         : lzo-rle\ndriver       : lzo-rle-generic\n\n");
+	put("proc/sys/kernel/modprobe", "/sbin/modprobe\n");
+	put("sbin/modprobe", "#!/bin/sh\n");
+	ck_assert_int_eq(chmod(strcat(strcpy(rel, tmpdir), "/sbin/modprobe"), 0755), 0);
+	ck_assert_int_eq(codec_row("no /lib/modules/6.12.117-hibimg/modules.dep names lz4.ko", na), HIB_CHECK_FAIL);
+	/* lz4hc.ko is not lz4.ko */
+	snprintf(rel, sizeof(rel), "%s/modules.dep", m);
+	put(rel, "kernel/crypto/lz4hc.ko: kernel/lib/lz4/lz4hc_compress.ko\n");
+	ck_assert_int_eq(codec_row("modules.dep names lz4.ko", na), HIB_CHECK_FAIL);
+	/* Debian's lines (its modules.dep, .ko.xz): the module, its alias absent */
+	put(rel, "kernel/crypto/lz4.ko.xz: kernel/lib/lz4/lz4_compress.ko.xz\nkernel/lib/lz4/lz4_compress.ko.xz:\n");
+	ck_assert_int_eq(codec_row("no /lib/modules/6.12.117-hibimg/modules.alias maps crypto-lz4", na), HIB_CHECK_FAIL);
+	snprintf(rel, sizeof(rel), "%s/modules.alias", m);
+	put(rel, "# Aliases extracted from modules themselves.\nalias crypto-lz4hc lz4hc\nalias crypto-lz4 lz4\nalias lz4 lz4\n");
+	ck_assert_int_eq(codec_row("and /sbin/modprobe loads it", NULL), HIB_CHECK_PASS);
+	/* request_module() with no helper: an empty path turns it off */
+	put("proc/sys/kernel/modprobe", "\n");
+	ck_assert_int_eq(codec_row("/proc/sys/kernel/modprobe is empty", na), HIB_CHECK_FAIL);
+	put("proc/sys/kernel/modprobe", "/usr/sbin/modprobe\n");
+	ck_assert_int_eq(codec_row("no modprobe at /usr/sbin/modprobe", na), HIB_CHECK_FAIL);
+	/* already registered (loaded before): no module needed */
+	put("proc/crypto", "name         : lz4\ndriver       : lz4-generic\nmodule       : lz4\n\n");
+	ck_assert_int_eq(codec_row("lz4 is registered (/proc/crypto)", NULL), HIB_CHECK_PASS);
+	/* built in although the config says =m: the tree is this kernel's */
+	put("proc/crypto", "name         : lzo\n\n");
+	snprintf(rel, sizeof(rel), "%s/modules.builtin", m);
+	put(rel, "kernel/crypto/lzo.ko\nkernel/crypto/lz4.ko\n");
+	ck_assert_int_eq(codec_row("lz4.ko is built in", NULL), HIB_CHECK_PASS);
+	rm_tmpdir();
+}
+END_TEST
+
 /* --cpus: MPIDRs as strtoull base 0 reads them; anything else is named */
 START_TEST(cpus_list)
 {
@@ -1004,6 +1093,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, here_tree);
 	tcase_add_test(tc, here_live_guest);
 	tcase_add_test(tc, here_lockdown_task);
+	tcase_add_test(tc, here_codec_module);
 	tcase_add_test(tc, cpus_list);
 	tcase_add_test(tc, here_device_tree_cpus);
 	tcase_add_test(tc, here_madt_cpus);

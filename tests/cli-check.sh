@@ -325,6 +325,35 @@ echo "root=/dev/vda1 resume=/dev/vda" >"$SR/proc/cmdline"
 run_hib 0 check -r -n -o check,result --kernel "$TMP/k612.bzImage" \
 	--memmap "$TMP/mm-64M" --sysroot "$SR" "$FIX_IMG/k612-lzo.img"
 out_has '^hibernate-location pass$'
+# --- the codec a config makes a module (Debian 6.12: CONFIG_CRYPTO_LZ4=m): the
+# running kernel finds lz4 only through request_module(); its line is the one
+# Debian 6.12 printed in check-doctor's stock-lz4-nomod (resumed in -mod)
+CR=$TMP/codec-root
+M=$CR/lib/modules/6.12.117-hibimg
+mkdir -p "$CR/proc/sys/kernel" "$CR/boot" "$CR/sbin" "$M"
+echo 'console=ttyS0' >"$CR/proc/cmdline"
+echo 6.12.117-hibimg >"$CR/proc/sys/kernel/osrelease"
+sed 's/^CONFIG_CRYPTO_LZ4=y$/CONFIG_CRYPTO_LZ4=m/' "$FIX_SRC/kernels/k612.config" >"$CR/boot/config-6.12.117-hibimg"
+check "the =m config is made" grep -qx 'CONFIG_CRYPTO_LZ4=m' "$CR/boot/config-6.12.117-hibimg"
+printf 'name         : lzo\ndriver       : lzo-generic\n\n' >"$CR/proc/crypto"
+# offline the boot's initramfs is not known: cannot tell
+sed 's/^CONFIG_CRYPTO_LZ4=y$/CONFIG_CRYPTO_LZ4=m/' "$FIX_SRC/kernels/k612.config" >"$TMP/k612-lz4m.config"
+run_hib 4 check -r -n -o check,result --kernel "$TMP/k612.bzImage" --config "$TMP/k612-lz4m.config" \
+	--memmap "$TMP/mm-64M" "$FIX_IMG/k612-lz4.img"
+out_has '^compression unknown$'
+# no module: the kernel's line
+run_hib 1 check -r -n -o check,result,kernel-message --memmap "$TMP/mm-64M" --sysroot "$CR" "$FIX_IMG/k612-lz4.img"
+out_has '^compression fail PM:.x20hibernation:.x20lz4.x20compression.x20is.x20not.x20available$'
+# module, alias and (no /proc/sys/kernel/modprobe: Kconfig's default path) modprobe
+printf 'kernel/crypto/lz4.ko: kernel/lib/lz4/lz4_compress.ko\nkernel/lib/lz4/lz4_compress.ko:\n' >"$M/modules.dep"
+printf 'alias crypto-lz4 lz4\nalias lz4 lz4\n' >"$M/modules.alias"
+printf '#!/bin/sh\n' >"$CR/sbin/modprobe"; chmod 0755 "$CR/sbin/modprobe"
+run_hib 0 check -r -n -o check,result,detail --memmap "$TMP/mm-64M" --sysroot "$CR" "$FIX_IMG/k612-lz4.img"
+out_has '^compression pass lz4:.x20CONFIG_CRYPTO_LZ4=m:.x20lz4.ko.x20is.x20in.x20/lib/modules/6.12.117-hibimg.x20(modules.dep,.x20alias.x20crypto-lz4).x20and.x20/sbin/modprobe.x20loads.x20it$'
+# ... and the modprobe gone
+rm "$CR/sbin/modprobe"
+run_hib 1 check -r -n -o check,result --memmap "$TMP/mm-64M" --sysroot "$CR" "$FIX_IMG/k612-lz4.img"
+out_has '^compression fail$'
 run_hib 2 check --sysroot "$SR"
 err_has 'no image given'
 run_hib 3 check --sysroot "$TMP/no-such-root" "$FIX_IMG/k612-lzo.img"

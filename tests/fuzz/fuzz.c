@@ -206,19 +206,26 @@ static void tree_remove(const char *dir, const char *const *dirs, size_t nd,
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 /* an x86 machine's tree for hib_target_set_here(): the bytes as its
- * kernel log and its command line */
+ * kernel log and its command line, and as the lists the codec's module is
+ * looked for in (here-codec.c) */
 static void run_here_tree(const char *dir, const uint8_t *data, size_t size)
 {
-	static const char *const dirs[] = { "", "/proc", "/proc/sys", "/proc/sys/kernel", "/dev" };
+	static const char *const dirs[] = { "", "/proc", "/proc/sys", "/proc/sys/kernel", "/dev",
+					    "/lib", "/lib/modules", "/lib/modules/6.12.117-hibimg" };
 	static const char *const files[] = { "proc/sys/kernel/osrelease", "proc/sys/kernel/arch",
-					     "dev/kmsg", "proc/cmdline" };
+					     "dev/kmsg", "proc/cmdline", "proc/crypto",
+					     "proc/sys/kernel/modprobe",
+					     "lib/modules/6.12.117-hibimg/modules.builtin",
+					     "lib/modules/6.12.117-hibimg/modules.dep",
+					     "lib/modules/6.12.117-hibimg/modules.alias" };
 	struct hib_target *t = hib_target_new();
+	size_t i;
 
 	tree_make(dir, dirs, N(dirs));
 	put_file(dir, files[0], "6.12.117-hibimg\n", 16);
 	put_file(dir, files[1], "x86_64\n", 7);
-	put_file(dir, files[2], data, size);
-	put_file(dir, files[3], data, size);
+	for (i = 2; i < N(files); i++)
+		put_file(dir, files[i], data, size);
 	if (hib_target_set_here(t, dir) == 0)
 		(void)hib_target_info(t)->e820_crc32;
 	hib_target_free(t);

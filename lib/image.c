@@ -154,13 +154,15 @@ static int attach(struct hib_image *img)
 	rc = hib_header_probe(img);
 	if (rc == HIB_OK && img->hdr.kind == HIB_KIND_UNKNOWN)
 		rc = hib_probe_compressed(img);
-	if (rc == HIB_OK && img->hdr.kind == HIB_KIND_UNKNOWN)
-		hib_probe_filesystem(img);
-	if (rc == HIB_OK && S_ISREG(st.st_mode))
-		rc = hib_swapfile_attach(img, &st);
 	if (rc == HIB_OK && S_ISREG(st.st_mode) && img->resume_offset &&
 	    img->hdr.kind == HIB_KIND_UNKNOWN)
 		img->page0_swap = hib_swapfile_page0(img);
+	/* a swap area at page 0 is what libblkid would name there: the
+	 * mistake is -R, not a file system around the input */
+	if (rc == HIB_OK && img->hdr.kind == HIB_KIND_UNKNOWN && !img->page0_swap)
+		hib_probe_filesystem(img);
+	if (rc == HIB_OK && S_ISREG(st.st_mode))
+		rc = hib_swapfile_attach(img, &st);
 	if (rc == HIB_OK)
 		img->opened = true;
 	return rc;

@@ -164,8 +164,7 @@ static int refuse(struct hib_image *img)
 		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
 				  "%s: plain swap area, no hibernation image", img->path);
 	case HIB_KIND_UNKNOWN:
-		/* a swap area at page 0 is what libblkid sees too: -R is the mistake */
-		if (img->have_fs && !img->page0_swap)
+		if (img->have_fs)
 			return hib_seterr(img, HIB_ERR_UNSUPPORTED,
 					  "%s: not a hibernation image: libblkid finds a%s %s file system%s%s%s, and no swap or hibernation signature ends page %" PRIu64 "; an image in a swap file on it starts at the file's resume_offset",
 					  img->path,

@@ -73,10 +73,7 @@ const char *input_hint(const struct hib_image *img)
 	char q[512];
 	const char *w;
 
-	/* a swap area libblkid sees where -R looked past it: the library's
-	 * message says to drop -R */
-	if (!h || h->kind != HIB_KIND_UNKNOWN || !hib_image_fs_type(img) ||
-	    !strcmp(hib_image_fs_type(img), "swap"))
+	if (!h || h->kind != HIB_KIND_UNKNOWN || !hib_image_fs_type(img))
 		return "";
 	w = shell_word(hib_image_path(img), q, sizeof(q));
 	snprintf(hint, sizeof(hint),

@@ -45,12 +45,31 @@ static const struct cli_opt check_opts[] = {
 	{ NULL, 0, 0, NULL, NULL }
 };
 
-static void set_input(struct hib_target *t, int (*set)(struct hib_target *, const char *),
-		      const char *opt, const char *arg)
+/* The target's files, in the order they are set (--here fills only what
+ * they left). One that cannot be used is said, and its checks cannot tell. */
+static const struct {
+	int opt;
+	const char *name;
+	int (*set)(struct hib_target *, const char *);
+} inputs[] = {
+	{ 'k',        "--kernel",     hib_target_set_kernel },
+	{ OPT_CONFIG, "--config",     hib_target_set_config },
+	{ 'm',        "--memmap",     hib_target_set_memmap },
+	{ 'i',        "--iomem",      hib_target_set_iomem },
+	{ OPT_FACS,   "--facs",       hib_target_set_facs },
+	{ OPT_EFIVAR, "--efivar",     hib_target_set_efivar },
+	{ OPT_CPUS,   "--cpus",       hib_target_set_cpus },
+	{ OPT_OSREL,  "--os-release", hib_target_set_os_release },
+};
+#define N_INPUTS (sizeof(inputs) / sizeof(inputs[0]))
+
+static size_t input_of(int opt)
 {
-	/* an input that cannot be used is said, and its checks cannot tell */
-	if (set(t, arg))
-		warnx_("%s: %s", opt, hib_target_error(t));
+	size_t k;
+
+	for (k = 0; k < N_INPUTS && inputs[k].opt != opt; k++)
+		;
+	return k;
 }
 
 static struct libscols_table *check_table(const struct out_opts *o)
@@ -210,8 +229,8 @@ int cmd_check(int argc, char **argv)
 		.own = check_opts,
 	};
 	struct hib_check_opts co = HIB_INIT(struct hib_check_opts);
-	const char *kernel = NULL, *config = NULL, *memmap = NULL, *iomem = NULL, *facs = NULL;
-	const char *efivar = NULL, *osrel = NULL, *root = "/", *cpus = NULL;
+	const char *arg[N_INPUTS] = { NULL }, *root = "/";
+	size_t k;
 	struct hib_check_result *res = NULL;
 	struct hib_target *t;
 	struct hib_image *img;
@@ -222,16 +241,12 @@ int cmd_check(int argc, char **argv)
 
 	while ((c = cli_getopt(&cl, argc, argv)) != -1) {
 		switch (c) {
-		case 'k': kernel = optarg; break;
-		case OPT_CONFIG: config = optarg; break;
-		case 'm': memmap = optarg; break;
-		case 'i': iomem = optarg; break;
-		case OPT_FACS: facs = optarg; break;
-		case OPT_EFIVAR: efivar = optarg; break;
-		case OPT_OSREL: osrel = optarg; break;
-		case OPT_CPUS: cpus = optarg; break;
 		case OPT_HERE: here = 1; break;
 		case OPT_SYSROOT: here = 1; root = optarg; break;
+		default:
+			if ((k = input_of(c)) < N_INPUTS)
+				arg[k] = optarg;
+			break;
 		}
 	}
 	if (cl.out.list_columns)
@@ -245,29 +260,15 @@ int cmd_check(int argc, char **argv)
 		warnx_("no image given (--sysroot does not find that machine's resume area)");
 		errtryhelp("check");
 	}
-	if (memmap && iomem)
+	if (arg[input_of('m')] && arg[input_of('i')])
 		die_(EXIT_USAGE, "--memmap and --iomem exclude each other");
 
 	t = hib_target_new();
 	if (!t)
 		die_(EXIT_IOERR, "out of memory");
-	/* the options first: --here fills only what they left */
-	if (kernel)
-		set_input(t, hib_target_set_kernel, "--kernel", kernel);
-	if (config)
-		set_input(t, hib_target_set_config, "--config", config);
-	if (memmap)
-		set_input(t, hib_target_set_memmap, "--memmap", memmap);
-	if (iomem)
-		set_input(t, hib_target_set_iomem, "--iomem", iomem);
-	if (facs)
-		set_input(t, hib_target_set_facs, "--facs", facs);
-	if (efivar)
-		set_input(t, hib_target_set_efivar, "--efivar", efivar);
-	if (cpus)
-		set_input(t, hib_target_set_cpus, "--cpus", cpus);
-	if (osrel)
-		set_input(t, hib_target_set_os_release, "--os-release", osrel);
+	for (k = 0; k < N_INPUTS; k++)
+		if (arg[k] && inputs[k].set(t, arg[k]))
+			warnx_("%s: %s", inputs[k].name, hib_target_error(t));
 	if (here && hib_target_set_here(t, root))
 		die_(EXIT_IOERR, "%s: %s", strcmp(root, "/") ? "--sysroot" : "--here",
 		     hib_target_error(t));

@@ -322,15 +322,6 @@ struct raw_map {
 	uint64_t used[RAW_MAP_MAX];     /* entries it supplies */
 };
 
-static uint64_t le64(const unsigned char *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
 
 static void raw_map_walk(const char *path, uint64_t off, struct raw_map *m)
 {
@@ -341,12 +332,12 @@ static void raw_map_walk(const char *path, uint64_t off, struct raw_map *m)
 	ck_assert_int_ge(fd, 0);
 	memset(m, 0, sizeof(*m));
 	ck_assert_int_eq(pread(fd, pg, 4096, (off_t)(off * 4096)), 4096);
-	for (cur = le64(pg + 4096 - 32); cur; cur = le64(pg + 511 * 8)) {
+	for (cur = test_le64(pg + 4096 - 32); cur; cur = test_le64(pg + 511 * 8)) {
 		ck_assert_uint_lt(m->pages, RAW_MAP_MAX);
 		ck_assert_int_eq(pread(fd, pg, 4096, (off_t)(cur * 4096)), 4096);
 		m->dev[m->pages] = cur;
 		for (k = 0; k < 511 && !ended; k++) {
-			if (!le64(pg + 8 * k)) {
+			if (!test_le64(pg + 8 * k)) {
 				ended = 1;
 				break;
 			}

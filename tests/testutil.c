@@ -263,7 +263,7 @@ int check_run(Suite *s)
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
-static uint64_t le64(const unsigned char *p)
+uint64_t test_le64(const unsigned char *p)
 {
 	uint64_t v = 0;
 	int i;
@@ -284,15 +284,15 @@ uint64_t raw_image_slots(const char *path)
 	ck_assert_ptr_nonnull(f);
 	ck_assert_int_eq(fread(pg, 1, PS, f), PS);
 	ck_assert_int_eq(memcmp(pg + PS - 10, "S1SUSPEND", 9), 0);
-	m = le64(pg + PS - 32);
+	m = test_le64(pg + PS - 32);
 	while (m) {
 		ck_assert_uint_lt(guard++, 1u << 20);
 		ck_assert_int_eq(fseeko(f, (off_t)(m * PS), SEEK_SET), 0);
 		ck_assert_int_eq(fread(pg, 1, PS, f), PS);
 		slots++;
 		for (k = 0; k < EPM; k++)
-			slots += le64(pg + 8 * k) != 0;
-		m = le64(pg + 8 * EPM);
+			slots += test_le64(pg + 8 * k) != 0;
+		m = test_le64(pg + 8 * EPM);
 	}
 	fclose(f);
 	return slots;

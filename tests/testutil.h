@@ -51,6 +51,8 @@ void rm_tmpdir(void);
 void put_le(unsigned char *p, uint64_t v, int n);
 /* tmpdir/NAME with these bytes; the path, in a static buffer */
 const char *write_file(const char *name, const void *buf, size_t len);
+/* a little-endian u64 as the image stores it, read without the library */
+uint64_t test_le64(const unsigned char *p);
 /* A swap header page as mkswap writes it (union swap_header). */
 void mkswap_page(unsigned char *pg, unsigned int ps);
 

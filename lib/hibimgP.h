@@ -22,6 +22,17 @@
 /* kernel/power/snapshot.c */
 #define BM_END_OF_MAP        (~(uint64_t)0)
 
+/* arch/x86/power/hibernate.c: RESTORE_MAGIC of struct restore_data_record
+ * by era, read by snapshot.c and judged by check-header.c. i386 wrote a
+ * record of its own only from 25862a049e6f (2018) on, with 4-byte longs:
+ * the magic at 12, the e820 MD5 (u8[16]) or CRC-32 (unsigned long) at 16. */
+#define HIB_RESTORE_MAGIC_26      0x0123456789abcdefull /* x86_64, magic @16 */
+#define HIB_RESTORE_MAGIC_47      0x123456789abcdef0ull /* x86_64, magic @24 */
+#define HIB_RESTORE_MAGIC_MD5     0x23456789abcdef01ull /* x86_64, e820 MD5 @32 */
+#define HIB_RESTORE_MAGIC_CRC     0x23456789abcdef02ull /* x86_64, e820 CRC-32 @32 */
+#define HIB_RESTORE_MAGIC_32_MD5  0x12345678u           /* i386, e820 MD5 @16 */
+#define HIB_RESTORE_MAGIC_32_CRC  0x12345679u           /* i386, e820 CRC-32 @16 */
+
 /*
  * The PFN list (pack_pfns(), unpack_orig_pfns()): stream pages 1..meta_pages,
  * ps / word entries each, an entry an unsigned long of the writer's word

@@ -14,13 +14,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* arch/x86/power/hibernate.c, RESTORE_MAGIC by era. */
-#define RESTORE_MAGIC_26      0x0123456789ABCDEFull /* magic @16 */
-#define RESTORE_MAGIC_47      0x123456789ABCDEF0ull /* magic @24 */
-#define RESTORE_MAGIC_MD5     0x23456789ABCDEF01ull
-#define RESTORE_MAGIC_CRC     0x23456789ABCDEF02ull
-/* arm64 struct arch_hibernate_hdr: offset of sleep_cpu_mpidr (FORMAT.md 4.2) */
+/*
+ * arm64 and riscv64 both open their record with struct
+ * arch_hibernate_hdr_invariants, uts_version[65] (uname -v), padded to 72;
+ * the words after it differ:
+ *   arm64 (arch/arm64/kernel/hibernate.c, 4.7+): ttbr1_el1 @72
+ *     (__pa_symbol(swapper_pg_dir)), reenter_kernel @80 (_cpu_resume, a
+ *     kernel VA), __hyp_stub_vectors @88, sleep_cpu_mpidr @96; 104 bytes.
+ *   riscv (arch/riscv/kernel/hibernate.c, 6.4+): hartid @72, saved_satp
+ *     @80 (csr_read(CSR_SATP)), restore_cpu_addr @88; 96 bytes.
+ * The word at 80 tells them apart: arm64's is an address in the TTBR1 half,
+ * its top 64 - VA_BITS bits all ones, VA_BITS <= 52, so the top 12 at
+ * least; riscv's is satp, whose MODE (bits 63:60, SATP_MODE_SHIFT) is 8,
+ * 9 or 10 (Sv39/48/57: Bare cannot have written an image with the MMU on).
+ * The two never meet; a word that is neither is a record hibimg does not
+ * know, not a guess.
+ */
+#define ARM64_TTBR1_EL1       72
+#define ARM64_REENTER_KERNEL  80
+#define ARM64_HYP_STUB        88
 #define ARM64_SLEEP_CPU_MPIDR 96
+#define RISCV_HARTID          72
+#define RISCV_SATP            80
+#define RISCV_RESTORE_CPU     88
+#define SATP_MODE_SHIFT       60
+#define SATP_MODE_SV39        8u
+#define SATP_MODE_SV57        10u
 
 static void copy_str(char *dst, size_t cap, const unsigned char *src, size_t n)
 {
@@ -64,44 +83,108 @@ static bool try_word(struct hib_image *img, unsigned int word)
 	return true;
 }
 
+/* struct restore_data_record with 8-byte longs, by its magic's place */
+static bool x86_64_record(struct hib_info *in, const struct hib_layout *lay,
+			  const unsigned char *p)
+{
+	uint64_t m16 = hib_get_word(lay, p + 16, 8);
+	uint64_t m24 = hib_get_word(lay, p + 24, 8);
+
+	if (m24 == HIB_RESTORE_MAGIC_CRC || m24 == HIB_RESTORE_MAGIC_MD5 ||
+	    m24 == HIB_RESTORE_MAGIC_47) {
+		in->jump_address = hib_get_word(lay, p, 8);
+		in->jump_address_phys = hib_get_word(lay, p + 8, 8);
+		in->cr3 = hib_get_word(lay, p + 16, 8);
+		in->restore_magic = m24;
+		if (m24 == HIB_RESTORE_MAGIC_CRC) {
+			in->e820_check = hib_get_word(lay, p + 32, 8);
+			in->restore_era = "5.13+ (e820 CRC-32)";
+		} else if (m24 == HIB_RESTORE_MAGIC_MD5) {
+			in->e820_check = hib_get_word(lay, p + 32, 8);
+			in->restore_era = "4.14-5.12 (e820 MD5)";
+		} else {
+			in->restore_era = "4.7-4.13";
+		}
+		return true;
+	}
+	if (m16 == HIB_RESTORE_MAGIC_26) {
+		in->jump_address = hib_get_word(lay, p, 8);
+		in->cr3 = hib_get_word(lay, p + 8, 8);
+		in->restore_magic = m16;
+		in->restore_era = "2.6-4.6";
+		return true;
+	}
+	return false;
+}
+
+/* The same struct with i386's 4-byte longs: jump_address @0,
+ * jump_address_phys @4, cr3 @8, magic @12, the e820 check @16. */
+static bool x86_32_record(struct hib_info *in, const struct hib_layout *lay,
+			  const unsigned char *p)
+{
+	uint64_t m12 = hib_get_word(lay, p + 12, 4);
+
+	if (m12 != HIB_RESTORE_MAGIC_32_CRC && m12 != HIB_RESTORE_MAGIC_32_MD5)
+		return false;
+	in->jump_address = hib_get_word(lay, p, 4);
+	in->jump_address_phys = hib_get_word(lay, p + 4, 4);
+	in->cr3 = hib_get_word(lay, p + 8, 4);
+	in->restore_magic = m12;
+	if (m12 == HIB_RESTORE_MAGIC_32_CRC) {
+		/* unsigned long e820_checksum: the whole CRC-32 */
+		in->e820_check = hib_get_word(lay, p + 16, 4);
+		in->restore_era = "5.13+ (e820 CRC-32)";
+	} else {
+		/* u8 e820_digest[16]: its first 8 bytes, as on x86_64 */
+		in->e820_check = hib_get_word(lay, p + 16, 8);
+		in->restore_era = "before 5.13 (e820 MD5)";
+	}
+	return true;
+}
+
+/* arm64 or riscv64 by the word at 80, see above */
+static enum hib_arch uts_record(struct hib_info *in, const struct hib_layout *lay,
+				const unsigned char *p)
+{
+	/* ARM64_REENTER_KERNEL == RISCV_SATP */
+	uint64_t w80 = hib_get_word(lay, p + RISCV_SATP, 8);
+	unsigned int mode = (unsigned int)(w80 >> SATP_MODE_SHIFT);
+
+	if ((w80 >> 52) == 0xfff) {
+		in->ttbr1_el1 = hib_get_word(lay, p + ARM64_TTBR1_EL1, 8);
+		in->reenter_kernel = hib_get_word(lay, p + ARM64_REENTER_KERNEL, 8);
+		in->hyp_stub_vectors = hib_get_word(lay, p + ARM64_HYP_STUB, 8);
+		in->sleep_cpu_mpidr = hib_get_word(lay, p + ARM64_SLEEP_CPU_MPIDR, 8);
+		in->have_sleep_cpu_mpidr = 1;
+		return HIB_ARCH_ARM64;
+	}
+	if (mode >= SATP_MODE_SV39 && mode <= SATP_MODE_SV57) {
+		in->hartid = hib_get_word(lay, p + RISCV_HARTID, 8);
+		in->satp = w80;
+		in->restore_cpu_addr = hib_get_word(lay, p + RISCV_RESTORE_CPU, 8);
+		return HIB_ARCH_RISCV64;
+	}
+	return HIB_ARCH_UNKNOWN_RECORD;
+}
+
 static void decode_arch(struct hib_image *img)
 {
 	struct hib_info *in = &img->info;
 	const struct hib_layout *lay = &img->lay;
 	const unsigned char *p = img->info_page;
-	uint64_t m16 = hib_get_word(lay, p + 16, 8);
-	uint64_t m24 = hib_get_word(lay, p + 24, 8);
 
 	in->version_code = (uint32_t)hib_get_word(lay, p + 392, 4);
 	in->have_sleep_cpu_mpidr = 0;
 	in->sleep_cpu_mpidr = 0;
-	if (in->word_size == 8 && !lay->be) {
-		if (m24 == RESTORE_MAGIC_CRC || m24 == RESTORE_MAGIC_MD5 ||
-		    m24 == RESTORE_MAGIC_47) {
-			in->arch = HIB_ARCH_X86_64;
-			in->jump_address = hib_get_word(lay, p, 8);
-			in->jump_address_phys = hib_get_word(lay, p + 8, 8);
-			in->cr3 = hib_get_word(lay, p + 16, 8);
-			in->restore_magic = m24;
-			if (m24 == RESTORE_MAGIC_CRC) {
-				in->e820_check = hib_get_word(lay, p + 32, 8);
-				in->restore_era = "5.13+ (e820 CRC-32)";
-			} else if (m24 == RESTORE_MAGIC_MD5) {
-				in->e820_check = hib_get_word(lay, p + 32, 8);
-				in->restore_era = "4.14-5.12 (e820 MD5)";
-			} else {
-				in->restore_era = "4.7-4.13";
-			}
-			return;
-		}
-		if (m16 == RESTORE_MAGIC_26) {
-			in->arch = HIB_ARCH_X86_64;
-			in->jump_address = hib_get_word(lay, p, 8);
-			in->cr3 = hib_get_word(lay, p + 8, 8);
-			in->restore_magic = m16;
-			in->restore_era = "2.6-4.6";
-			return;
-		}
+	in->ttbr1_el1 = in->reenter_kernel = in->hyp_stub_vectors = 0;
+	in->hartid = in->satp = in->restore_cpu_addr = 0;
+	if (in->word_size == 8 && !lay->be && x86_64_record(in, lay, p)) {
+		in->arch = HIB_ARCH_X86_64;
+		return;
+	}
+	if (in->word_size == 4 && !lay->be && x86_32_record(in, lay, p)) {
+		in->arch = HIB_ARCH_X86_32;
+		return;
 	}
 	/* Without an arch record the generic header copies init_utsname()
 	 * and LINUX_VERSION_CODE. */
@@ -114,20 +197,15 @@ static void decode_arch(struct hib_image *img)
 		copy_str(in->machine, sizeof(in->machine), p + 260, 65);
 		return;
 	}
-	/* arm64 (and riscv) keep uname -v, "#1 SMP ...", at offset 0. */
-	if (p[0] == '#' && is_printable_str(p, 65)) {
-		in->arch = HIB_ARCH_ARM64;
-		copy_str(in->uts_version, sizeof(in->uts_version), p, 65);
-		/* struct arch_hibernate_hdr: the 65-byte string padded to 72,
-		 * ttbr1_el1 72, reenter_kernel 80, __hyp_stub_vectors 88,
-		 * sleep_cpu_mpidr 96 (arch/arm64/kernel/hibernate.c) */
-		if (in->word_size == 8) {
-			in->sleep_cpu_mpidr = hib_get_word(lay, p + ARM64_SLEEP_CPU_MPIDR, 8);
-			in->have_sleep_cpu_mpidr = 1;
-		}
-		return;
-	}
+	/* arm64 and riscv keep uname -v, "#1 SMP ...", at offset 0; both
+	 * are 64-bit here (a 4-byte-word one would be riscv32's, whose
+	 * words sit at 68: not decoded) */
 	in->arch = HIB_ARCH_UNKNOWN_RECORD;
+	if (p[0] == '#' && is_printable_str(p, 65) && in->word_size == 8) {
+		in->arch = uts_record(in, lay, p);
+		if (in->arch != HIB_ARCH_UNKNOWN_RECORD)
+			copy_str(in->uts_version, sizeof(in->uts_version), p, 65);
+	}
 }
 
 int hib_info_decode(struct hib_image *img, const char *where)

@@ -138,7 +138,9 @@ static const char *arch_name(enum hib_arch a)
 	switch (a) {
 	case HIB_ARCH_GENERIC:        return "generic (utsname)";
 	case HIB_ARCH_X86_64:         return "x86_64";
+	case HIB_ARCH_X86_32:         return "i386";
 	case HIB_ARCH_ARM64:          return "arm64";
+	case HIB_ARCH_RISCV64:        return "riscv64";
 	case HIB_ARCH_UNKNOWN_RECORD: break;
 	}
 	return "unknown arch record";
@@ -154,16 +156,18 @@ void describe_info(struct out_rec *r, const struct hib_image *img)
 	out_rec_add(r, "word-size", "word size", OUT_NUM, "%u", in->word_size);
 	switch (in->arch) {
 	case HIB_ARCH_X86_64:
+	case HIB_ARCH_X86_32:
 		out_rec_add(r, "restore-magic", "restore record magic", OUT_HEX,
-			    "0x%016" PRIx64, in->restore_magic);
+			    in->arch == HIB_ARCH_X86_64 ? "0x%016" PRIx64 : "0x%08" PRIx64,
+			    in->restore_magic);
 		out_rec_add(r, "restore-era", "restore record format", OUT_STR,
 			    "%s", in->restore_era);
 		out_rec_add(r, "jump-address", "jump address", OUT_HEX, "0x%" PRIx64,
 			    in->jump_address);
 		out_rec_add(r, "jump-address-phys", "jump address (phys)", OUT_HEX,
 			    "0x%" PRIx64, in->jump_address_phys);
-		out_rec_add(r, "cr3", "cr3", OUT_HEX, "0x%" PRIx64, in->cr3);
-		out_rec_add(r, "e820-check", "e820 check value", OUT_HEX,
+		out_rec_add(r, "cr3", "CR3 (page-table root)", OUT_HEX, "0x%" PRIx64, in->cr3);
+		out_rec_add(r, "e820-check", "e820 checksum", OUT_HEX,
 			    "0x%" PRIx64, in->e820_check);
 		break;
 	case HIB_ARCH_GENERIC:
@@ -177,9 +181,28 @@ void describe_info(struct out_rec *r, const struct hib_image *img)
 	case HIB_ARCH_ARM64:
 		out_rec_add(r, "uts-version", "uts version", OUT_STR, "%s",
 			    in->uts_version);
+		out_rec_add(r, "ttbr1-el1", "ttbr1_el1 (swapper_pg_dir)", OUT_HEX,
+			    "0x%" PRIx64, in->ttbr1_el1);
+		out_rec_add(r, "reenter-kernel", "reenter_kernel (_cpu_resume)", OUT_HEX,
+			    "0x%" PRIx64, in->reenter_kernel);
+		out_rec_add(r, "hyp-stub-vectors", "__hyp_stub_vectors", OUT_HEX,
+			    "0x%" PRIx64, in->hyp_stub_vectors);
 		if (in->have_sleep_cpu_mpidr)
 			out_rec_add(r, "sleep-cpu-mpidr", "saved on CPU (MPIDR)", OUT_HEX,
 				    "0x%" PRIx64, in->sleep_cpu_mpidr);
+		break;
+	case HIB_ARCH_RISCV64:
+		out_rec_add(r, "uts-version", "uts version", OUT_STR, "%s",
+			    in->uts_version);
+		out_rec_add(r, "hartid", "saved on hart", OUT_HEX, "0x%" PRIx64, in->hartid);
+		out_rec_add(r, "satp", "saved_satp", OUT_HEX, "0x%016" PRIx64, in->satp);
+		/* satp: MODE 63:60, ASID 59:44, PPN 43:0 (RISC-V privileged spec) */
+		out_rec_add(r, "satp-mode", "satp mode", OUT_STR, "Sv%u",
+			    39 + 9 * (unsigned int)((in->satp >> 60) - 8));
+		out_rec_add(r, "satp-ppn", "satp PPN (page-table root)", OUT_HEX,
+			    "0x%" PRIx64, in->satp & ((UINT64_C(1) << 44) - 1));
+		out_rec_add(r, "restore-cpu-addr", "restore_cpu_addr", OUT_HEX,
+			    "0x%" PRIx64, in->restore_cpu_addr);
 		break;
 	case HIB_ARCH_UNKNOWN_RECORD:
 		break;

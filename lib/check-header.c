@@ -2,7 +2,8 @@
 /*
  * check-header.c - load_header() -> check_header() (kernel/power/
  * snapshot.c): the arch record where the architecture keeps one
- * (arch/x86/power/hibernate.c, arch/arm64/kernel/hibernate.c), else the
+ * (arch/x86/power/hibernate.c, arch/arm64/kernel/hibernate.c,
+ * arch/riscv/kernel/hibernate.c), else the
  * utsname and version code; then the memory size.
  */
 #include "checkP.h"
@@ -12,46 +13,59 @@
 
 #define MISMATCH "PM: hibernation: Image mismatch: "
 
-/* RESTORE_MAGIC of x86_64 by the release that set it. Between 4.9 and
- * 4.10 (the e820 MD5, 62a03defeabd) and from 5.4 to 5.12 (the CRC-32,
- * f5d1499ae209, went to the stable series) a point release may hold
- * either: there the version alone does not tell. */
-static const struct x86_era {
+/* RESTORE_MAGIC (hibimgP.h) by the release that set it, x86_64's then
+ * i386's. Between 4.9 and 4.10 (the e820 MD5, 62a03defeabd) and from 5.4
+ * to 5.12 (the CRC-32, f5d1499ae209, went to the stable series) a point
+ * release may hold either: there the version alone does not tell. i386
+ * kept the generic header until 25862a049e6f gave it the common record
+ * (2018: 4.19 or 4.20, not pinned down from the sources read). */
+struct x86_era {
 	unsigned int from;
 	uint64_t magic;
 	const char *name;
 	int sum;                    /* 0 none, 1 MD5, 2 CRC-32 */
-} x86_eras[] = {
-	{ HIB_KVER(2, 6, 0),  0x0123456789abcdefull, "the 2.6-4.6 record", 0 },
-	{ HIB_KVER(4, 7, 0),  0x123456789abcdef0ull, "the 4.7-4.8 record", 0 },
-	{ HIB_KVER(4, 9, 0),  0x23456789abcdef01ull, "the 4.9-5.12 record, e820 MD5", 1 },
-	{ HIB_KVER(5, 13, 0), 0x23456789abcdef02ull, "the 5.13+ record, e820 CRC-32", 2 },
 };
-#define N_ERAS (sizeof(x86_eras) / sizeof(x86_eras[0]))
+static const struct x86_era x86_64_eras[] = {
+	{ HIB_KVER(2, 6, 0),  HIB_RESTORE_MAGIC_26,  "the 2.6-4.6 record", 0 },
+	{ HIB_KVER(4, 7, 0),  HIB_RESTORE_MAGIC_47,  "the 4.7-4.8 record", 0 },
+	{ HIB_KVER(4, 9, 0),  HIB_RESTORE_MAGIC_MD5, "the 4.9-5.12 record, e820 MD5", 1 },
+	{ HIB_KVER(5, 13, 0), HIB_RESTORE_MAGIC_CRC, "the 5.13+ record, e820 CRC-32", 2 },
+	{ 0, 0, NULL, 0 }
+};
+static const struct x86_era x86_32_eras[] = {
+	{ HIB_KVER(4, 19, 0), HIB_RESTORE_MAGIC_32_MD5, "the i386 record before 5.13, e820 MD5", 1 },
+	{ HIB_KVER(5, 13, 0), HIB_RESTORE_MAGIC_32_CRC, "the i386 5.13+ record, e820 CRC-32", 2 },
+	{ 0, 0, NULL, 0 }
+};
 
-static const struct x86_era *era_of(unsigned int kver)
+static const struct x86_era *eras_of(const struct hib_info *in)
 {
-	size_t i;
+	return in->arch == HIB_ARCH_X86_32 ? x86_32_eras : x86_64_eras;
+}
 
-	for (i = N_ERAS; i-- > 0;)
-		if (kver >= x86_eras[i].from)
-			return &x86_eras[i];
+static const struct x86_era *era_of(const struct x86_era *t, unsigned int kver)
+{
+	const struct x86_era *e = NULL;
+
+	for (; t->name; t++)
+		if (kver >= t->from)
+			e = t;
+	return e;
+}
+
+static const struct x86_era *era_by_magic(const struct x86_era *t, uint64_t magic)
+{
+	for (; t->name; t++)
+		if (t->magic == magic)
+			return t;
 	return NULL;
 }
 
-static const struct x86_era *era_by_magic(uint64_t magic)
+static bool uncertain(const struct x86_era *t, unsigned int kver, const struct x86_era *img)
 {
-	size_t i;
-
-	for (i = 0; i < N_ERAS; i++)
-		if (x86_eras[i].magic == magic)
-			return &x86_eras[i];
-	return NULL;
-}
-
-static bool uncertain(unsigned int kver, const struct x86_era *img)
-{
-	if (kver >= HIB_KVER(4, 9, 0) && kver < HIB_KVER(4, 11, 0))
+	if (t == x86_32_eras && kver >= HIB_KVER(4, 18, 0) && kver < HIB_KVER(4, 20, 0))
+		return true;
+	if (t == x86_64_eras && kver >= HIB_KVER(4, 9, 0) && kver < HIB_KVER(4, 11, 0))
 		return img && img->from <= HIB_KVER(4, 9, 0);
 	if (kver >= HIB_KVER(5, 4, 0) && kver < HIB_KVER(5, 13, 0))
 		return img && img->sum == 2;
@@ -114,7 +128,8 @@ static void x86_e820(struct chk_ctx *c, struct chk_item *it, const struct x86_er
 
 static void x86_record(struct chk_ctx *c, struct chk_item *it)
 {
-	const struct x86_era *want, *img = era_by_magic(c->in->restore_magic);
+	const struct x86_era *t = eras_of(c->in);
+	const struct x86_era *want, *img = era_by_magic(t, c->in->restore_magic);
 
 	if (!c->kver) {
 		chk_set(it, HIB_CHECK_UNKNOWN, "restore record magic 0x%" PRIx64 " (%s): the boot kernel's release decides the one it expects",
@@ -122,14 +137,23 @@ static void x86_record(struct chk_ctx *c, struct chk_item *it)
 		chk_missing_input(c, it, HIB_TIN_KERNEL, "the target kernel's version (its kernel file or config)");
 		return;
 	}
-	want = era_of(c->kver);
+	want = era_of(t, c->kver);
 	if (!want || want->magic != c->in->restore_magic) {
-		if (uncertain(c->kver, img)) {
+		if (uncertain(t, c->kver, img)) {
 			chk_set(it, HIB_CHECK_UNKNOWN,
 				"restore record magic 0x%" PRIx64 ": kernel %u.%u expects 0x%" PRIx64 ", or this one where a stable update brought it",
 				c->in->restore_magic, c->kver >> 16, (c->kver >> 8) & 0xff,
 				want ? want->magic : 0);
 			chk_missing(it, "which restore record this point release of the target kernel has");
+			return;
+		}
+		if (!want && t == x86_32_eras) {
+			/* no record of its own: check_image_kernel() compares
+			 * the version_code, 0 under a record */
+			chk_set(it, HIB_CHECK_FAIL, "restore record magic 0x%" PRIx64 " (%s), kernel %u.%u keeps the generic header on i386 and reads version code 0",
+				c->in->restore_magic, img ? img->name : "unknown",
+				c->kver >> 16, (c->kver >> 8) & 0xff);
+			chk_message(it, MISMATCH "kernel version");
 			return;
 		}
 		chk_set(it, HIB_CHECK_FAIL, "restore record magic 0x%" PRIx64 " (%s), kernel %u.%u expects 0x%" PRIx64 " (%s); "
@@ -151,27 +175,37 @@ static void x86_record(struct chk_ctx *c, struct chk_item *it)
 			 "; then \"" MISMATCH "architecture specific data\"");
 }
 
-/* get_logical_index(sleep_cpu_mpidr) among the CPUs the boot enumerated */
-static void arm64_cpu(struct chk_ctx *c, struct chk_item *it)
+/*
+ * arm64 and riscv64 compare the same way (arch_hibernation_header_restore()
+ * in arch/arm64/kernel/hibernate.c and arch/riscv/kernel/hibernate.c):
+ * memcmp() of uts_version[65] with their own, then the saving CPU among the
+ * CPUs the boot enumerated: arm64's get_logical_index(sleep_cpu_mpidr),
+ * riscv's riscv_hartid_to_cpuid(hartid). arm64 prints through pr_fmt
+ * "hibernate: ", riscv has no pr_fmt. Both CPU ids are what a device tree's
+ * cpu nodes hold in reg, so --cpus and --here serve both.
+ */
+struct uts_arch {
+	const char *prefix;         /* pr_fmt */
+	const char *id;             /* what the record names the CPU by */
+};
+static const struct uts_arch arm64_arch = { "hibernate: ", "MPIDR" };
+static const struct uts_arch riscv_arch = { "", "hart ID" };
+
+static void saving_cpu(struct chk_ctx *c, struct chk_item *it, const struct uts_arch *a,
+		       uint64_t want)
 {
 	const struct hib_target_info *tin = c->tin;
-	uint64_t want = c->in->sleep_cpu_mpidr;
 	const uint64_t *cpus;
 	size_t n, i;
 
-	if (!c->in->have_sleep_cpu_mpidr) {
-		chk_set(it, HIB_CHECK_UNKNOWN, "build string \"%s\" equals the boot kernel's; the record holds no saving CPU",
-			tin->version);
-		chk_missing(it, "the saving CPU's MPIDR (a 64-bit arm64 record)");
-		return;
-	}
 	cpus = hib_target_cpus(c->t, &n);
 	if (!cpus) {
 		chk_set(it, HIB_CHECK_UNKNOWN,
-			"build string \"%s\" equals the boot kernel's; saved on the CPU with MPIDR 0x%" PRIx64 ", which the boot must know",
-			tin->version, want);
-		chk_missing_input(c, it, HIB_TIN_CPUS,
-				  "the target's CPUs (--cpus MPIDR,..., or --here: the device tree's cpu nodes or the ACPI MADT)");
+			"build string \"%s\" equals the boot kernel's; saved on the CPU with %s 0x%" PRIx64 ", which the boot must know",
+			tin->version, a->id, want);
+		chk_missing_input(c, it, HIB_TIN_CPUS, a == &arm64_arch ?
+				  "the target's CPUs (--cpus MPIDR,..., or --here: the device tree's cpu nodes or the ACPI MADT)" :
+				  "the target's CPUs (--cpus HARTID,..., or --here: the device tree's cpu nodes)");
 		return;
 	}
 	for (i = 0; i < n; i++)
@@ -179,17 +213,18 @@ static void arm64_cpu(struct chk_ctx *c, struct chk_item *it)
 			break;
 	if (i == n) {
 		chk_set(it, HIB_CHECK_FAIL,
-			"saved on the CPU with MPIDR 0x%" PRIx64 ", not among the boot's %zu (%s, first 0x%" PRIx64 "); then \"" MISMATCH "architecture specific data\"",
-			want, n, tin->cpus_from, cpus[0]);
-		chk_message(it, "hibernate: Hibernated on a CPU not known to this kernel!");
+			"saved on the CPU with %s 0x%" PRIx64 ", not among the boot's %zu (%s, first 0x%" PRIx64 "); then \"" MISMATCH "architecture specific data\"",
+			a->id, want, n, tin->cpus_from, cpus[0]);
+		chk_message(it, "%sHibernated on a CPU not known to this kernel!", a->prefix);
 		return;
 	}
 	chk_set(it, HIB_CHECK_PASS,
-		"build string \"%s\" equals the boot kernel's; saved on MPIDR 0x%" PRIx64 ", one of the boot's %zu CPUs (%s)",
-		tin->version, want, n, tin->cpus_from);
+		"build string \"%s\" equals the boot kernel's; saved on %s 0x%" PRIx64 ", one of the boot's %zu CPUs (%s)",
+		tin->version, a->id, want, n, tin->cpus_from);
 }
 
-static void arm64_record(struct chk_ctx *c, struct chk_item *it)
+static void uts_record(struct chk_ctx *c, struct chk_item *it, const struct uts_arch *a,
+		       uint64_t cpu)
 {
 	const struct hib_target_info *tin = c->tin;
 
@@ -202,10 +237,10 @@ static void arm64_record(struct chk_ctx *c, struct chk_item *it)
 	if (strcmp(c->in->uts_version, tin->version)) {
 		chk_set(it, HIB_CHECK_FAIL, "build string \"%s\", the boot kernel's \"%s\"; then \"" MISMATCH "architecture specific data\"",
 			c->in->uts_version, tin->version);
-		chk_message(it, "hibernate: Hibernate image not generated by this kernel!");
+		chk_message(it, "%sHibernate image not generated by this kernel!", a->prefix);
 		return;
 	}
-	arm64_cpu(c, it);
+	saving_cpu(c, it, a, cpu);
 }
 
 static const char *uts_machine(enum hib_tarch a)
@@ -256,25 +291,35 @@ static void generic(struct chk_ctx *c, struct chk_item *it)
 static void record(struct chk_ctx *c)
 {
 	const struct hib_info *in = c->in;
-	enum hib_tarch ta = c->tin->arch;
+	enum hib_tarch ta = c->tin->arch, want;
 	struct chk_item *it;
 
 	switch (in->arch) {
 	case HIB_ARCH_X86_64:
+	case HIB_ARCH_X86_32:
 		it = chk_add(c, "arch-record", STAGE_HEADER, true);
-		if (ta != HIB_TARCH_UNKNOWN && ta != HIB_TARCH_X86_64) {
-			chk_set(it, HIB_CHECK_FAIL, "an x86_64 image, a %s kernel", hib_tarch_name(ta));
+		want = in->arch == HIB_ARCH_X86_64 ? HIB_TARCH_X86_64 : HIB_TARCH_I386;
+		if (ta != HIB_TARCH_UNKNOWN && ta != want) {
+			chk_set(it, HIB_CHECK_FAIL, "an %s image, a %s kernel", hib_tarch_name(want),
+				hib_tarch_name(ta));
 			return;
 		}
 		x86_record(c, it);
 		return;
 	case HIB_ARCH_ARM64:
+	case HIB_ARCH_RISCV64:
 		it = chk_add(c, "arch-record", STAGE_HEADER, true);
-		if (ta != HIB_TARCH_UNKNOWN && ta != HIB_TARCH_ARM64) {
-			chk_set(it, HIB_CHECK_FAIL, "an arm64 image, a %s kernel", hib_tarch_name(ta));
+		want = in->arch == HIB_ARCH_ARM64 ? HIB_TARCH_ARM64 : HIB_TARCH_RISCV64;
+		if (ta != HIB_TARCH_UNKNOWN && ta != want) {
+			chk_set(it, HIB_CHECK_FAIL, "a%s %s image, a %s kernel",
+				want == HIB_TARCH_ARM64 ? "n" : "", hib_tarch_name(want),
+				hib_tarch_name(ta));
 			return;
 		}
-		arm64_record(c, it);
+		if (in->arch == HIB_ARCH_ARM64)
+			uts_record(c, it, &arm64_arch, in->sleep_cpu_mpidr);
+		else
+			uts_record(c, it, &riscv_arch, in->hartid);
 		return;
 	case HIB_ARCH_GENERIC:
 		it = chk_add(c, "header", STAGE_HEADER, true);

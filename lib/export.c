@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * export.c - the saved memory as the files memory-forensics tools open:
- * a raw physical image, LiME, or an ELF64 core with the kernel's VMCOREINFO.
+ * a raw physical image, LiME, or an ELF core with the kernel's VMCOREINFO:
+ * ELFCLASS64, or ELFCLASS32 for a 32-bit writer whose memory ends below
+ * 4 GiB (i386 without PAE memory above it, as kexec-tools' default core).
  * (Single pages by PFN or slot: pages.c.)
  *
  * Every PFN-list entry, zero-flagged or not, takes one page in the output,
@@ -24,10 +26,16 @@
 #define LIME_VERSION         1u
 #define LIME_HDR             32u
 
-/* include/uapi/linux/elf.h */
+/* include/uapi/linux/elf.h: Elf64_Ehdr, Elf64_Phdr, Elf64_Shdr and the
+ * 32-bit ones */
 #define ELF_EHDR             64u
 #define ELF_PHDR             56u
 #define ELF_SHDR             64u
+#define ELF32_EHDR           52u
+#define ELF32_PHDR           32u
+#define ELF32_SHDR           40u
+#define ELFCLASS32           1u
+#define ELFCLASS64           2u
 #define ET_CORE              4u
 #define PT_LOAD              1u
 #define PT_NOTE              4u
@@ -61,6 +69,8 @@ struct ex {
 	uint64_t data_start;        /* ELF: offset of the first PT_LOAD byte */
 	uint64_t note_off;
 	uint64_t phnum;             /* ELF: program headers room is reserved for */
+	bool elf32;                 /* ELFCLASS32: every offset and address < 4 GiB */
+	unsigned int ehdr, phdr, shdr;  /* their sizes in that class */
 	uint64_t phys_base, kimage_size;    /* ELF x86_64: the kernel-image window */
 	unsigned char *vmci;        /* ELF: copy of the VMCOREINFO page */
 };
@@ -102,8 +112,10 @@ static void put(unsigned char *p, uint64_t v, unsigned int size, bool be)
 static unsigned int e_machine(const struct hib_info *in)
 {
 	switch (in->arch) {
-	case HIB_ARCH_X86_64: return EM_X86_64;
-	case HIB_ARCH_ARM64:  return EM_AARCH64;
+	case HIB_ARCH_X86_64:  return EM_X86_64;
+	case HIB_ARCH_X86_32:  return EM_386;
+	case HIB_ARCH_ARM64:   return EM_AARCH64;
+	case HIB_ARCH_RISCV64: return EM_RISCV;
 	case HIB_ARCH_GENERIC:
 		/* uname -m of the kernel that wrote the generic header */
 		if (!strcmp(in->machine, "x86_64"))
@@ -161,18 +173,67 @@ static int lime_header(struct ex *x, uint64_t r)
  * once its page has streamed by, so room for a whole page is reserved and
  * the headers are written last.
  */
-static void elf_plan(struct ex *x)
+static void elf_layout(struct ex *x, bool elf32)
 {
 	uint64_t off;
 
+	x->elf32 = elf32;
+	x->ehdr = elf32 ? ELF32_EHDR : ELF_EHDR;
+	x->phdr = elf32 ? ELF32_PHDR : ELF_PHDR;
+	x->shdr = elf32 ? ELF32_SHDR : ELF_SHDR;
 	/* the note, a PT_LOAD per run, and at most one kernel-map alias each */
 	x->phnum = 2 * x->img->n_runs + 1;
-	off = ELF_EHDR + x->phnum * ELF_PHDR;
+	off = x->ehdr + x->phnum * x->phdr;
 	if (x->phnum >= PN_XNUM)
-		off += ELF_SHDR;
+		off += x->shdr;
 	x->note_off = off;
 	off += 12 + VMCOREINFO_NAME_PAD + ((x->ps + 3) & ~3u);
 	x->data_start = div_round_up(off, x->ps) * x->ps;
+}
+
+/* A 32-bit writer's memory as a 32-bit core, as its own kernel's
+ * /proc/vmcore would be (readers pick the word size from the class), when
+ * every physical address and file offset fits 32 bits; else ELFCLASS64,
+ * which holds PAE memory above 4 GiB. */
+static void elf_plan(struct ex *x)
+{
+	const struct hib_image *img = x->img;
+	uint64_t lim = UINT64_C(1) << 32;
+
+	elf_layout(x, false);
+	if (img->info.word_size != 4 || img->pfns.highest >= lim / x->ps)
+		return;
+	elf_layout(x, true);
+	if (x->data_start + img->pfns.entries * x->ps > lim)
+		elf_layout(x, false);
+}
+
+/* Elf32_Phdr / Elf64_Phdr: their fields in their own orders */
+static void put_phdr(const struct ex *x, unsigned char *p, uint32_t type, uint32_t flags,
+		     uint64_t off, uint64_t vaddr, uint64_t paddr, uint64_t size,
+		     uint64_t align)
+{
+	bool be = x->img->hdr.big_endian;
+
+	memset(p, 0, x->phdr);
+	put(p, type, 4, be);
+	if (x->elf32) {
+		put(p + 4, off, 4, be);
+		put(p + 8, vaddr, 4, be);
+		put(p + 12, paddr, 4, be);
+		put(p + 16, size, 4, be);
+		put(p + 20, size, 4, be);
+		put(p + 24, flags, 4, be);
+		put(p + 28, align, 4, be);
+		return;
+	}
+	put(p + 4, flags, 4, be);
+	put(p + 8, off, 8, be);
+	put(p + 16, vaddr, 8, be);
+	put(p + 24, paddr, 8, be);
+	put(p + 32, size, 8, be);
+	put(p + 40, size, 8, be);
+	put(p + 48, align, 8, be);
 }
 
 /*
@@ -231,84 +292,73 @@ static int elf_headers(struct ex *x)
 {
 	const struct hib_image *img = x->img;
 	bool be = img->hdr.big_endian;
+	unsigned int w = x->elf32 ? 4 : 8;  /* Elf_Addr, Elf_Off */
 	uint64_t phnum, ka, kb;
-	uint64_t shoff = ELF_EHDR + x->phnum * ELF_PHDR, r, off;
+	uint64_t shoff = x->ehdr + x->phnum * x->phdr, r, off;
 	unsigned char h[ELF_EHDR], p[ELF_PHDR], s[ELF_SHDR];
 	size_t desc = (size_t)x->res->vmcoreinfo_len;
+	uint64_t notesz = 12 + VMCOREINFO_NAME_PAD + ((desc + 3) & ~(size_t)3);
 	int rc;
 
 	kmap_plan(x);
 	phnum = img->n_runs + x->res->kernel_map_loads + (x->res->vmcoreinfo ? 1 : 0);
 	memset(h, 0, sizeof(h));
 	memcpy(h, "\177ELF", 4);
-	h[4] = 2;                                   /* ELFCLASS64 */
+	h[4] = x->elf32 ? ELFCLASS32 : ELFCLASS64;
 	h[5] = be ? 2 : 1;                          /* ELFDATA2MSB / LSB */
 	h[6] = 1;                                   /* EV_CURRENT */
 	put(h + 16, ET_CORE, 2, be);
 	put(h + 18, x->res->e_machine, 2, be);
 	put(h + 20, 1, 4, be);
-	put(h + 32, ELF_EHDR, 8, be);               /* e_phoff */
-	put(h + 52, ELF_EHDR, 2, be);
-	put(h + 54, ELF_PHDR, 2, be);
+	/* e_entry, e_phoff, e_shoff, then e_flags and the 2-byte fields */
+	put(h + 16 + 8 + w, x->ehdr, w, be);        /* e_phoff */
+	off = 16 + 8 + 3 * w + 4;                   /* e_ehsize */
+	put(h + off, x->ehdr, 2, be);
+	put(h + off + 2, x->phdr, 2, be);
 	/* Extended numbering (elf(5), PN_XNUM): the real count goes into
 	 * section header 0, as the kernel's own core dumps do it. */
-	put(h + 56, phnum >= PN_XNUM ? PN_XNUM : phnum, 2, be);
+	put(h + off + 4, phnum >= PN_XNUM ? PN_XNUM : phnum, 2, be);
 	if (phnum >= PN_XNUM) {
-		put(h + 40, shoff, 8, be);
-		put(h + 58, ELF_SHDR, 2, be);
-		put(h + 60, 1, 2, be);
+		put(h + 16 + 8 + 2 * w, shoff, w, be);
+		put(h + off + 6, x->shdr, 2, be);
+		put(h + off + 8, 1, 2, be);
 	}
-	rc = emit(x, 0, h, sizeof(h));
-	off = ELF_EHDR;
+	rc = emit(x, 0, h, x->ehdr);
+	off = x->ehdr;
 	if (rc == HIB_OK && x->res->vmcoreinfo) {
-		memset(p, 0, sizeof(p));
-		put(p, PT_NOTE, 4, be);
-		put(p + 8, x->note_off, 8, be);
-		put(p + 32, 12 + VMCOREINFO_NAME_PAD + ((desc + 3) & ~(size_t)3), 8, be);
-		put(p + 40, 12 + VMCOREINFO_NAME_PAD + ((desc + 3) & ~(size_t)3), 8, be);
-		put(p + 48, 4, 8, be);
-		rc = emit(x, off, p, sizeof(p));
-		off += ELF_PHDR;
+		put_phdr(x, p, PT_NOTE, 0, x->note_off, 0, 0, notesz, 4);
+		rc = emit(x, off, p, x->phdr);
+		off += x->phdr;
 	}
 	for (r = 0; rc == HIB_OK && r < img->n_runs; r++) {
-		uint64_t bytes = hib_pfn_run_len(img, r) * x->ps;
-
-		memset(p, 0, sizeof(p));
-		put(p, PT_LOAD, 4, be);
-		put(p + 4, 7, 4, be);               /* PF_R | PF_W | PF_X, as kexec-tools */
-		put(p + 8, x->data_start + img->runs[r].first_entry * x->ps, 8, be);
-		/* p_vaddr 0: the direct map moves with KASLR (RANDOMIZE_MEMORY),
-		 * so readers translate through the page tables instead. */
-		put(p + 24, img->runs[r].start_pfn * x->ps, 8, be);
-		put(p + 32, bytes, 8, be);
-		put(p + 40, bytes, 8, be);
-		rc = emit(x, off, p, sizeof(p));
-		off += ELF_PHDR;
+		/* PF_R | PF_W | PF_X, as kexec-tools; p_vaddr 0: the direct
+		 * map moves with KASLR (RANDOMIZE_MEMORY), so readers
+		 * translate through the page tables instead. */
+		put_phdr(x, p, PT_LOAD, 7, x->data_start + img->runs[r].first_entry * x->ps,
+			 0, img->runs[r].start_pfn * x->ps, hib_pfn_run_len(img, r) * x->ps, 0);
+		rc = emit(x, off, p, x->phdr);
+		off += x->phdr;
 	}
 	for (r = 0; rc == HIB_OK && r < img->n_runs; r++) {
 		if (!kmap_part(x, r, &ka, &kb))
 			continue;
-		memset(p, 0, sizeof(p));
-		put(p, PT_LOAD, 4, be);
-		put(p + 4, 7, 4, be);
-		put(p + 8, x->data_start + img->runs[r].first_entry * x->ps +
-		    (ka - img->runs[r].start_pfn * x->ps), 8, be);
-		put(p + 16, START_KERNEL_MAP + (ka - x->phys_base), 8, be);
-		put(p + 24, ka, 8, be);
-		put(p + 32, kb - ka, 8, be);
-		put(p + 40, kb - ka, 8, be);
-		rc = emit(x, off, p, sizeof(p));
-		off += ELF_PHDR;
+		put_phdr(x, p, PT_LOAD, 7, x->data_start + img->runs[r].first_entry * x->ps +
+			 (ka - img->runs[r].start_pfn * x->ps),
+			 START_KERNEL_MAP + (ka - x->phys_base), ka, kb - ka, 0);
+		rc = emit(x, off, p, x->phdr);
+		off += x->phdr;
 	}
 	if (rc == HIB_OK && phnum >= PN_XNUM) {
+		/* sh_size: e_shnum; sh_info: e_phnum */
 		memset(s, 0, sizeof(s));
-		put(s + 32, 1, 8, be);              /* sh_size: e_shnum */
-		put(s + 44, (uint32_t)phnum, 4, be); /* sh_info: e_phnum */
-		rc = emit(x, shoff, s, sizeof(s));
+		put(s + (x->elf32 ? 20 : 32), 1, w, be);
+		put(s + (x->elf32 ? 28 : 44), (uint32_t)phnum, 4, be);
+		rc = emit(x, shoff, s, x->shdr);
 	}
 	if (rc == HIB_OK && x->res->vmcoreinfo) {
 		unsigned char n[12 + VMCOREINFO_NAME_PAD];
 
+		/* Elf32_Nhdr and Elf64_Nhdr are both three 4-byte words */
 		memset(n, 0, sizeof(n));
 		put(n, sizeof(VMCOREINFO_NAME), 4, be);
 		put(n + 4, desc, 4, be);
@@ -407,8 +457,10 @@ static int export_image(struct hib_image *img, const char *out,
 	}
 	res->ranges = img->n_runs;
 	res->e_machine = e_machine(&img->info);
-	if (o->format == HIB_EXPORT_ELF)
+	if (o->format == HIB_EXPORT_ELF) {
 		elf_plan(&x);
+		res->elf_class = x.elf32 ? ELFCLASS32 : ELFCLASS64;
+	}
 
 	rc = stream_pages(&x);
 	if (rc == HIB_OK && o->format == HIB_EXPORT_ELF)

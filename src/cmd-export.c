@@ -49,6 +49,8 @@ static struct out_rec *summary(const char *out, enum hib_export_format f,
 	out_rec_add(r, "file-size", "file size", OUT_SIZE, "%" PRIu64, res->file_size);
 	if (f == HIB_EXPORT_ELF) {
 		out_rec_add(r, "e-machine", "ELF machine", OUT_NUM, "%u", res->e_machine);
+		out_rec_add(r, "elf-class", "ELF class (bits)", OUT_NUM, "%u",
+			    res->elf_class == 1 ? 32u : 64u);
 		out_rec_add(r, "kernel-map-loads", "PT_LOADs aliasing the kernel image",
 			    OUT_NUM, "%" PRIu64, res->kernel_map_loads);
 		out_rec_add(r, "vmcoreinfo", "VMCOREINFO note", OUT_BOOL, "%s",

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Independent readers for the tests of hibimg export and cat.
 
-Nothing here uses hibimg's code: LiME and ELF64 are parsed from their
+Nothing here uses hibimg's code: LiME and ELF are parsed from their
 published layouts, the swap map is walked from the kernel's struct
 swap_map_page, so a bug in the exporter cannot hide in its own reader.
 
@@ -10,11 +10,12 @@ swap_map_page, so a bug in the exporter cannot hide in its own reader.
                                `hibimg cat --pfn A-B` outputs, RUNS = file of
                                "A B" lines (inclusive) in the same order
   pages-lime PS FILE           "PFN sha256" per page of a LiME file
-  pages-elf  PS FILE           the same for the PT_LOADs of an ELF64 core
+  pages-elf  PS FILE           the same for the PT_LOADs of an ELF64/ELF32 core
   pages-raw  PS FILE RUNS      the same for the pages RUNS names in a raw image
   raw-holes  PS FILE RUNS      pages of a raw image outside RUNS that are not zero
   lime-check FILE              LiME structure: magic, version, ascending ranges
-  elf-info   FILE              key=value: machine, phnum, xnum, vmcoreinfo
+  elf-info   FILE              key=value: class (32/64), ehsize, phentsize,
+                               machine, phnum, xnum, vmcoreinfo
                                (the OSRELEASE= line of the VMCOREINFO note),
                                loads (p_vaddr 0), filesz_eq_memsz, kernel-map
                                aliases and whether each maps its run's bytes
@@ -97,23 +98,39 @@ def lime_check(path):
 
 
 def elf_parse(path):
+    """ELF64 or ELF32 (elf(5): Elf32_Ehdr 52 bytes, Elf32_Phdr 32 with
+    p_flags last); program headers as the Elf64 field order either way:
+    (type, flags, offset, vaddr, paddr, filesz, memsz, align)."""
     with open(path, "rb") as f:
         eh = f.read(64)
-        if eh[:4] != b"\x7fELF" or eh[4] != 2:
-            sys.exit("not ELF64")
+        if eh[:4] != b"\x7fELF" or eh[4] not in (1, 2):
+            sys.exit("not ELF32 or ELF64")
+        cls = 32 if eh[4] == 1 else 64
         e = "<" if eh[5] == 1 else ">"
-        (e_type, e_machine, e_version, e_entry, e_phoff, e_shoff, e_flags, e_ehsize,
-         e_phentsize, e_phnum, e_shentsize, e_shnum, e_shstrndx) = struct.unpack(e + "HHIQQQIHHHHHH", eh[16:64])
+        if cls == 64:
+            (e_type, e_machine, e_version, e_entry, e_phoff, e_shoff, e_flags, e_ehsize,
+             e_phentsize, e_phnum, e_shentsize, e_shnum, e_shstrndx) = struct.unpack(e + "HHIQQQIHHHHHH", eh[16:64])
+        else:
+            (e_type, e_machine, e_version, e_entry, e_phoff, e_shoff, e_flags, e_ehsize,
+             e_phentsize, e_phnum, e_shentsize, e_shnum, e_shstrndx) = struct.unpack(e + "HHIIIIIHHHHHH", eh[16:52])
         xnum = False
         phnum = e_phnum
         if e_phnum == 0xFFFF:
             # elf(5): the real count is sh_info of section header 0
             f.seek(e_shoff)
-            sh = f.read(64)
-            phnum = struct.unpack(e + "IIQQQQIIQQ", sh)[7]
+            if cls == 64:
+                phnum = struct.unpack(e + "IIQQQQIIQQ", f.read(64))[7]
+            else:
+                phnum = struct.unpack(e + "IIIIIIIIII", f.read(40))[7]
             xnum = True
         f.seek(e_phoff)
-        phdrs = [struct.unpack(e + "IIQQQQQQ", f.read(56)) for _ in range(phnum)]
+        if cls == 64:
+            phdrs = [struct.unpack(e + "IIQQQQQQ", f.read(56)) for _ in range(phnum)]
+        else:
+            phdrs = []
+            for _ in range(phnum):
+                t, off, va, pa, fs, ms, fl, al = struct.unpack(e + "IIIIIIII", f.read(32))
+                phdrs.append((t, fl, off, va, pa, fs, ms, al))
         note = None
         for p_type, _fl, off, vaddr, paddr, filesz, memsz, _al in phdrs:
             if p_type == 4:
@@ -128,7 +145,8 @@ def elf_parse(path):
                     if name == b"VMCOREINFO":
                         note = desc
                     pos = dpos + ((descsz + 3) & ~3)
-    return dict(type=e_type, machine=e_machine, phnum=phnum, xnum=xnum, phdrs=phdrs, note=note)
+    return dict(cls=cls, type=e_type, machine=e_machine, phnum=phnum, xnum=xnum,
+                ehsize=e_ehsize, phentsize=e_phentsize, phdrs=phdrs, note=note)
 
 
 def elf_info(path):
@@ -136,6 +154,9 @@ def elf_info(path):
     loads = [p for p in d["phdrs"] if p[0] == 1]
     ram = [p for p in loads if p[3] == 0]
     kmap = [p for p in loads if p[3] != 0]
+    print("class=%d" % d["cls"])
+    print("ehsize=%d" % d["ehsize"])
+    print("phentsize=%d" % d["phentsize"])
     print("type=%d" % d["type"])
     print("machine=%d" % d["machine"])
     print("phnum=%d" % d["phnum"])

@@ -71,7 +71,11 @@ struct ex {
 	uint64_t phnum;             /* ELF: program headers room is reserved for */
 	bool elf32;                 /* ELFCLASS32: every offset and address < 4 GiB */
 	unsigned int ehdr, phdr, shdr;  /* their sizes in that class */
-	uint64_t phys_base, kimage_size;    /* ELF x86_64: the kernel-image window */
+	/* ELF: the kernel-image window, physical [kmap_lo, kmap_hi), seen at
+	 * paddr + kmap_voff (mod 2^64); kmap_lo may be negative (x86 KASLR) */
+	bool kmap;
+	int64_t kmap_lo, kmap_hi;
+	uint64_t kmap_voff;
 	unsigned char *vmci;        /* ELF: copy of the VMCOREINFO page */
 };
 
@@ -237,13 +241,13 @@ static void put_phdr(const struct ex *x, unsigned char *p, uint32_t type, uint32
 }
 
 /*
- * Readers find the page tables through SYMBOL(init_top_pgt), a kernel-image
- * address: without a segment that maps it they cannot translate anything
- * (drgn: "recursive address translation"). /proc/vmcore carries such a
- * segment; here it is the part of each run inside the kernel-image window
- * [phys_base, phys_base + KERNEL_IMAGE_SIZE), at __START_KERNEL_map +
- * (paddr - phys_base), the inverse of __pa_symbol(), which holds with and
- * without KASLR. It shares its file bytes with the run's own PT_LOAD.
+ * Readers find the page tables through a kernel-image address, x86_64's
+ * SYMBOL(init_top_pgt) or arm64's SYMBOL(swapper_pg_dir): without a segment
+ * that maps it they cannot translate anything (drgn: "recursive address
+ * translation"). /proc/vmcore carries such a segment (kexec-tools adds the
+ * kernel text on both); here it is the part of each run inside the
+ * kernel-image window, at the inverse of __pa_symbol(), which holds with
+ * and without KASLR. It shares its file bytes with the run's own PT_LOAD.
  */
 static bool kmap_part(const struct ex *x, uint64_t r, uint64_t *a, uint64_t *b)
 {
@@ -251,25 +255,22 @@ static bool kmap_part(const struct ex *x, uint64_t r, uint64_t *a, uint64_t *b)
 	uint64_t start = img->runs[r].start_pfn * x->ps;
 	uint64_t end = start + hib_pfn_run_len(img, r) * x->ps;
 
-	int64_t lo = (int64_t)x->phys_base, hi = lo + (int64_t)x->kimage_size;
-
-	if (!x->kimage_size)
+	if (!x->kmap)
 		return false;
-	/* phys_base is signed: with KASLR it is often negative, and the
-	 * window [phys_base, phys_base + size) then starts below 0 */
-	*a = (int64_t)start > lo ? start : (uint64_t)lo;
-	*b = (int64_t)end < hi ? end : (uint64_t)hi;
+	*a = (int64_t)start > x->kmap_lo ? start : (uint64_t)x->kmap_lo;
+	*b = (int64_t)end < x->kmap_hi ? end : (uint64_t)x->kmap_hi;
 	return (int64_t)*a < (int64_t)*b;
 }
 
-static void kmap_plan(struct ex *x)
+/* x86_64: [phys_base, phys_base + KERNEL_IMAGE_SIZE) at __START_KERNEL_map
+ * + (paddr - phys_base) (arch/x86/include/asm/page_64.h) */
+static bool kmap_x86_64(struct ex *x)
 {
-	uint64_t r, a, b, base, size;
+	uint64_t base, size;
 	int64_t v;
 
-	if (!x->res->vmcoreinfo || x->res->e_machine != EM_X86_64 ||
-	    !hib_vmci_ld(x->vmci, x->ps, "NUMBER(phys_base)=", &v))
-		return;
+	if (!hib_vmci_ld(x->vmci, x->ps, "NUMBER(phys_base)=", &v))
+		return false;
 	base = (uint64_t)v;
 	if (hib_vmci_ld(x->vmci, x->ps, "NUMBER(KERNEL_IMAGE_SIZE)=", &v) && v)
 		size = (uint64_t)v;
@@ -278,12 +279,53 @@ static void kmap_plan(struct ex *x)
 	/* The page is the image's to choose: a phys_base beyond the 52-bit
 	 * physical address space or a window above the 2 GiB the kernel
 	 * code model allows is not a kernel's, and would overflow in
-	 * kmap_part(). No window then, so no aliases. */
+	 * kmap_part(). No window then, so no aliases. phys_base is signed:
+	 * with KASLR it is often negative, and the window then starts
+	 * below 0. */
 	if ((int64_t)base <= -(INT64_C(1) << 52) ||
 	    (int64_t)base >= (INT64_C(1) << 52) || size > (UINT64_C(2) << 30))
+		return false;
+	x->kmap_lo = (int64_t)base;
+	x->kmap_hi = (int64_t)(base + size);
+	x->kmap_voff = START_KERNEL_MAP - base;
+	return true;
+}
+
+/* arm64: __pa_symbol(v) = v - kimage_voffset (arch/arm64/include/asm/
+ * memory.h). VMCOREINFO gives no image size, so the window is what it
+ * names inside the image: _stext up to the end of swapper_pg_dir, text and
+ * rodata (vmlinux.lds.S puts swapper_pg_dir after them, before
+ * __init_begin); past it the kernel's VA range is vmalloc space, which an
+ * alias would misread. */
+static bool kmap_arm64(struct ex *x)
+{
+	uint64_t voff, stext, pgd;
+
+	if (!hib_vmci_lx(x->vmci, x->ps, "NUMBER(kimage_voffset)=", &voff) ||
+	    !hib_vmci_lx(x->vmci, x->ps, "SYMBOL(_stext)=", &stext) ||
+	    !hib_vmci_lx(x->vmci, x->ps, "SYMBOL(swapper_pg_dir)=", &pgd))
+		return false;
+	stext -= voff;
+	pgd -= voff;
+	/* physical, below 2^52 (arm64's widest PA), at most 2 GiB apart */
+	if (stext > pgd || pgd >= (UINT64_C(1) << 52) || pgd - stext > (UINT64_C(2) << 30))
+		return false;
+	x->kmap_lo = (int64_t)stext;
+	x->kmap_hi = (int64_t)(pgd + x->ps);
+	x->kmap_voff = voff;
+	return true;
+}
+
+static void kmap_plan(struct ex *x)
+{
+	uint64_t r, a, b;
+
+	if (!x->res->vmcoreinfo)
 		return;
-	x->phys_base = base;
-	x->kimage_size = size;
+	if (x->res->e_machine == EM_X86_64)
+		x->kmap = kmap_x86_64(x);
+	else if (x->res->e_machine == EM_AARCH64)
+		x->kmap = kmap_arm64(x);
 	for (r = 0; r < x->img->n_runs; r++)
 		x->res->kernel_map_loads += kmap_part(x, r, &a, &b);
 }
@@ -344,7 +386,7 @@ static int elf_headers(struct ex *x)
 			continue;
 		put_phdr(x, p, PT_LOAD, 7, x->data_start + img->runs[r].first_entry * x->ps +
 			 (ka - img->runs[r].start_pfn * x->ps),
-			 START_KERNEL_MAP + (ka - x->phys_base), ka, kb - ka, 0);
+			 ka + x->kmap_voff, ka, kb - ka, 0);
 		rc = emit(x, off, p, x->phdr);
 		off += x->phdr;
 	}

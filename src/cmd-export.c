@@ -73,7 +73,7 @@ int cmd_export(int argc, char **argv)
 		.sections = "Formats:\n"
 			    " raw     byte offset = physical address, sparse\n"
 			    " lime    LiME, one range per run of saved PFNs (Volatility)\n"
-			    " elf     ELF64 core with the kernel's VMCOREINFO note (drgn, crash)\n\n"
+			    " elf     ELF core (ELF32 for i386) with VMCOREINFO (drgn, crash)\n\n"
 			    "<out> '-' is standard output (raw and lime); the summary is then not\n"
 			    "printed. The view options (-J, -r, -P, -o, -b) shape the summary.\n",
 		.common = CO_VIEW | CO_QUIET | CO_THREADS | CO_RESUME | CO_FORCE | CO_SPENT,

@@ -170,12 +170,17 @@ def elf_info(path):
             info[k] = v
     print("vmcoreinfo=%d" % (d["note"] is not None))
     print("osrelease=%s" % info.get("OSRELEASE", ""))
-    # Kernel-image aliases: __pa_symbol(v) = v - __START_KERNEL_map + phys_base,
+    # Kernel-image aliases: __pa_symbol(v) = v - __START_KERNEL_map + phys_base
+    # on x86_64, v - kimage_voffset on arm64 (its VMCOREINFO names that),
     # and the same file bytes as the RAM segment holding that paddr.
     pb = int(info.get("NUMBER(phys_base)", "0"))
     ok = True
     for _t, _f, off, vaddr, paddr, filesz, _m, _a in kmap:
-        if vaddr - 0xFFFFFFFF80000000 + pb != paddr:
+        if "NUMBER(kimage_voffset)" in info:
+            pa = (vaddr - int(info["NUMBER(kimage_voffset)"], 16)) % (1 << 64)
+        else:
+            pa = vaddr - 0xFFFFFFFF80000000 + pb
+        if pa != paddr:
             ok = False
         home = [r for r in ram if r[4] <= paddr and paddr + filesz <= r[4] + r[5]]
         if len(home) != 1 or home[0][2] + (paddr - home[0][4]) != off:

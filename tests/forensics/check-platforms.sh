@@ -1,0 +1,179 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Opt-in check (issue 17, part of make check-forensics): hibimg's exports of
+# images written by real kernels of other platforms, opened by drgn.
+# Usage: tests/forensics/check-platforms.sh [IMAGE.img.zst ...]
+# Default: the committed fixtures of other platforms (fixtures/a*, arm*, i*,
+# rv*: the name says the platform, see fixtures/README.md) and the stock
+# Debian arm64 6.1 image $HIBIMG_CACHE/doctor-arm64/images/a61-lzo.img.zst
+# (make check-doctor-arm64 writes it). For each image:
+#   hibimg export --format elf and --format raw; drgn (python3-drgn,
+#   /usr/bin/python3) opens the core: its platform's arch (and 32/64-bit
+#   flag) is the image's platform, and 64 bytes in the middle of each
+#   PT_LOAD python reads from the ELF are the same through drgn's physical
+#   read, in the raw export at that address and in the ELF file
+#   (forensics_platform.py); the header's class and machine, read by
+#   python, are the platform's. arm64 with VMCOREINFO: the record's
+#   ttbr1_el1 is SYMBOL(swapper_pg_dir) - NUMBER(kimage_voffset) of that
+#   note, and sleep_cpu_mpidr the MPIDR the kernel printed (the sidecar's
+#   hibernating_mpidr).
+#   a61-lzo with Debian's linux-image-6.1.0-57-arm64-dbg vmlinux (about
+#   800 MB, fetched once with fixtures/common.sh's arm64_apt into
+#   $HIBIMG_CACHE/records/; set HIBIMG_NO_DBG=1 to skip): drgn's
+#   init_uts_ns.name.release is the sidecar's kernel_release and a task
+#   with comm "hibmarker" is in for_each_task() (forensics_drgn.py).
+# Prints a transcript; exits 1 if a check fails.
+# Env: HIBIMG (default: hibimg in PATH), HIBIMG_CACHE, HIBIMG_FORENSICS_WORK.
+set -u
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+CACHE=${HIBIMG_CACHE:-/var/cache/hibimg}
+HIBIMG=${HIBIMG:-hibimg}
+PY=/usr/bin/python3
+WORK=${HIBIMG_FORENSICS_WORK:-$(mktemp -d "${TMPDIR:-/tmp}/hibimg-platforms.XXXXXX")}
+mkdir -p "$WORK"
+DBG_PKG=linux-image-6.1.0-57-arm64-dbg
+DBG_DIR=$CACHE/records/a61
+
+$PY -c 'import drgn' 2>/dev/null || apt-get install -y --no-install-recommends python3-drgn >&2
+
+FAILS=0
+PASSES=0
+ok()   { PASSES=$((PASSES + 1)); echo "PASS $*"; }
+bad()  { FAILS=$((FAILS + 1)); echo "FAIL $*"; }
+section() { echo; echo "=== $* ==="; }
+indent() { sed 's/^/    /'; }
+kv() { sed -n "s/^$2=//p" "$1" | head -n1; }
+
+# platform NAME -> drgn arch, ELF class, e_machine (include/uapi/linux/elf-em.h)
+platform() {
+  case $1 in
+    a[0-9]*|arm*) echo "AARCH64 64 183" ;;
+    i[0-9]*)      echo "I386 32 3" ;;
+    rv*)          echo "RISCV64 64 243" ;;
+    *)            echo "" ;;
+  esac
+}
+
+# the stock arm64 6.1 kernel's vmlinux with DWARF, extracted once
+dbg_vmlinux() {
+  [ -f "$DBG_DIR/vmlinux" ] && { echo "$DBG_DIR/vmlinux"; return 0; }
+  [ -n "${HIBIMG_NO_DBG:-}" ] && return 1
+  # shellcheck source=../../fixtures/common.sh
+  ( . "$TOP/fixtures/common.sh"
+    size=$(arm64_apt apt-cache show "$DBG_PKG" 2>/dev/null | sed -n 's/^Size: //p' | head -n1)
+    [ -n "$size" ] && [ "$size" -lt 1073741824 ] ||
+      { echo "    $DBG_PKG: size '${size:-?}' not under 1 GB: not fetched" >&2; exit 1; }
+    mkdir -p "$CACHE/records/debs" "$DBG_DIR"
+    cd "$CACHE/records/debs" || exit 1
+    ls "$DBG_PKG"_*.deb >/dev/null 2>&1 || arm64_apt apt-get -q download "$DBG_PKG" >&2 || exit 1
+    deb=$(ls "$DBG_PKG"_*.deb | head -n1)
+    kver=${DBG_PKG#linux-image-}
+    dpkg-deb --fsys-tarfile "$deb" |
+      tar -xO "./usr/lib/debug/boot/vmlinux-${kver%-dbg}" > "$DBG_DIR/vmlinux.tmp" || exit 1
+    mv "$DBG_DIR/vmlinux.tmp" "$DBG_DIR/vmlinux" ) || return 1
+  echo "$DBG_DIR/vmlinux"
+}
+
+one() {
+  ZST=$1
+  NAME=$(basename "$ZST" .img.zst)
+  SIDE=$(dirname "$ZST")/$NAME.expect
+  section "$NAME"
+  set -- $(platform "$NAME")
+  [ $# -eq 3 ] || { echo "    (not another platform's image: skipped)"; return; }
+  ARCH=$1 CLS=$2 MACH=$3
+  IMG=$WORK/$NAME.img
+  zstd -q -d -f "$ZST" -o "$IMG" || { bad "$NAME: cannot unpack $ZST"; return; }
+  [ -f "$SIDE" ] && grep -E '^(kernel|kernel_release|mem|compression|hibernating_mpidr)=' "$SIDE" | indent
+  "$HIBIMG" info -J "$IMG" > "$WORK/$NAME.info" 2>&1 || { bad "$NAME: hibimg info"; indent < "$WORK/$NAME.info"; return; }
+  CORE=$WORK/$NAME.elf RAW=$WORK/$NAME.raw
+  if "$HIBIMG" export --format elf -f "$IMG" "$CORE" > "$WORK/$NAME.export" 2>&1 &&
+     "$HIBIMG" export --format raw -f "$IMG" "$RAW" >> "$WORK/$NAME.export" 2>&1; then
+    ok "$NAME: hibimg export --format elf, raw"
+  else
+    bad "$NAME: hibimg export"; indent < "$WORK/$NAME.export"; return
+  fi
+  grep -E 'ELF|aliasing|VMCOREINFO' "$WORK/$NAME.export" | indent
+
+  echo "  \$ $PY forensics_platform.py $CORE $RAW"
+  $PY "$HERE/forensics_platform.py" "$CORE" "$RAW" > "$WORK/$NAME.plat" 2>&1
+  PRC=$?
+  indent < "$WORK/$NAME.plat"
+  O=$WORK/$NAME.plat
+  [ "$(kv "$O" elf_class)" = "$CLS" ] && [ "$(kv "$O" elf_machine)" = "$MACH" ] &&
+    ok "$NAME: ELF class $CLS, e_machine $MACH (python)" ||
+    bad "$NAME: ELF class '$(kv "$O" elf_class)' machine '$(kv "$O" elf_machine)', want $CLS $MACH"
+  [ "$(kv "$O" arch)" = "$ARCH" ] && ok "$NAME: drgn platform $ARCH" ||
+    bad "$NAME: drgn platform '$(kv "$O" arch)', want $ARCH"
+  want64=1; [ "$CLS" = 32 ] && want64=0
+  [ "$(kv "$O" is_64_bit)" = "$want64" ] && ok "$NAME: drgn IS_64_BIT=$want64" ||
+    bad "$NAME: drgn IS_64_BIT '$(kv "$O" is_64_bit)', want $want64"
+  [ "$PRC" -eq 0 ] && ok "$NAME: drgn, raw and ELF agree at $(kv "$O" compared) addresses" ||
+    bad "$NAME: drgn/raw/ELF disagree or nothing compared (exit $PRC)"
+
+  if [ "$ARCH" = AARCH64 ]; then
+    $PY -c '
+import json, sys
+sys.path.insert(0, sys.argv[3])
+import export_read
+d = export_read.elf_parse(sys.argv[1])
+info = dict(l.partition("=")[::2] for l in (d["note"] or b"").decode().splitlines())
+rec = json.load(open(sys.argv[2]))["images"][0]
+print("ttbr1_el1=%#x" % rec["ttbr1_el1"])
+print("sleep_cpu_mpidr=%#x" % rec["sleep_cpu_mpidr"])
+if "SYMBOL(swapper_pg_dir)" in info:
+    print("pa_swapper_pg_dir=%#x" % ((int(info["SYMBOL(swapper_pg_dir)"], 16) - int(info["NUMBER(kimage_voffset)"], 16)) % (1 << 64)))
+' "$CORE" "$WORK/$NAME.info" "$TOP/tests" > "$WORK/$NAME.rec" 2>&1
+    indent < "$WORK/$NAME.rec"
+    PA=$(kv "$WORK/$NAME.rec" pa_swapper_pg_dir)
+    if [ -n "$PA" ]; then
+      [ "$(kv "$WORK/$NAME.rec" ttbr1_el1)" = "$PA" ] &&
+        ok "$NAME: ttbr1_el1 $PA = SYMBOL(swapper_pg_dir) - kimage_voffset (VMCOREINFO)" ||
+        bad "$NAME: ttbr1_el1 $(kv "$WORK/$NAME.rec" ttbr1_el1), VMCOREINFO gives $PA"
+    fi
+    MP=$([ -f "$SIDE" ] && kv "$SIDE" hibernating_mpidr)
+    if [ -n "$MP" ]; then
+      [ "$(kv "$WORK/$NAME.rec" sleep_cpu_mpidr)" = "$MP" ] &&
+        ok "$NAME: sleep_cpu_mpidr $MP is the kernel's 'Hibernating on CPU' mpidr" ||
+        bad "$NAME: sleep_cpu_mpidr $(kv "$WORK/$NAME.rec" sleep_cpu_mpidr), the kernel printed $MP"
+    fi
+  fi
+
+  # the stock kernel's own debug info, where there is one
+  case $NAME in a61-*) ;; *) rm -f "$IMG" "$CORE" "$RAW"; return ;; esac
+  REL=$([ -f "$SIDE" ] && kv "$SIDE" kernel_release)
+  if VML=$(dbg_vmlinux); then
+    echo "  \$ $PY forensics_drgn.py $CORE $VML hibmarker"
+    $PY "$HERE/forensics_drgn.py" "$CORE" "$VML" hibmarker > "$WORK/$NAME.drgn" 2>&1
+    DRC=$?
+    sed 's/^\(comms=.\{300\}\).*/\1 .../' "$WORK/$NAME.drgn" | indent
+    DREL=$(kv "$WORK/$NAME.drgn" release)
+    [ -n "$REL" ] && [ "$DREL" = "$REL" ] && ok "$NAME: drgn init_uts_ns.name.release = $DREL" ||
+      bad "$NAME: drgn release '$DREL', the sidecar's '$REL'"
+    [ "$DRC" -eq 0 ] && grep -q '^task=[0-9]* hibmarker' "$WORK/$NAME.drgn" &&
+      ok "$NAME: drgn for_each_task finds $(grep '^task=' "$WORK/$NAME.drgn" | head -n1)" ||
+      bad "$NAME: drgn found no hibmarker task (exit $DRC)"
+  else
+    echo "    (no $DBG_PKG vmlinux: release and task not checked)"
+  fi
+  rm -f "$IMG" "$CORE" "$RAW"
+}
+
+if [ $# -eq 0 ]; then
+  set --
+  for f in "$TOP"/fixtures/a*.img.zst "$TOP"/fixtures/arm*.img.zst "$TOP"/fixtures/i*.img.zst \
+           "$TOP"/fixtures/rv*.img.zst "$CACHE"/doctor-arm64/images/a6*.img.zst; do
+    [ -f "$f" ] && set -- "$@" "$f"
+  done
+fi
+echo "hibimg: $(command -v "$HIBIMG" || echo "$HIBIMG") ($("$HIBIMG" --version 2>&1 | head -n1))"
+echo "drgn: $($PY -c 'import drgn; print(drgn.__version__)' 2>&1)"
+echo "work dir: $WORK"
+[ $# -gt 0 ] || bad "no image of another platform (fixtures/a*, i*, rv*, or $CACHE/doctor-arm64/images/a61-lzo.img.zst)"
+for z in "$@"; do one "$z"; done
+section "summary"
+echo "$PASSES passed, $FAILS failed"
+[ -n "${HIBIMG_FORENSICS_WORK:-}" ] || rm -rf "$WORK"
+[ "$FAILS" -eq 0 ]

@@ -33,7 +33,7 @@ static const struct cli_opt check_opts[] = {
 	{ "facs",   required_argument, OPT_FACS, "<file>",
 	  "the machine's /sys/firmware/acpi/tables/FACS" },
 	{ "cpus",   required_argument, OPT_CPUS, "<mpidr,...>",
-	  "the CPUs the kernel will know (arm64: the device\ntree's cpu reg values, 0x0,0x1,...)" },
+	  "the CPUs the kernel will know (arm64 MPIDRs,\nriscv64 hart IDs: the device tree's cpu reg\nvalues, 0x0,0x1,...)" },
 	{ "efivar", required_argument, OPT_EFIVAR, "<file>",
 	  "systemd's HibernateLocation, as efivarfs gives it" },
 	{ "os-release", required_argument, OPT_OSREL, "<file>",
@@ -169,7 +169,7 @@ static struct out_rec *target_rec(const struct hib_target *t)
 	add_num(r, "target-physpages", "pages the kernel counts", OUT_NUM, in->physpages != 0,
 		in->physpages);
 	cpus_text(t, cpus, sizeof(cpus));
-	add_str(r, "target-cpus", "CPUs (MPIDR)", cpus);
+	add_str(r, "target-cpus", "CPUs (MPIDR or hart ID)", cpus);
 	add_str(r, "target-cpus-from", "CPUs from", in->cpus_from);
 	add_num(r, "target-hw-signature", "FACS hardware signature", OUT_HEX, in->have_facs,
 		in->hw_signature);

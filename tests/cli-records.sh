@@ -133,6 +133,21 @@ arm64 64 183 64 56 AARCH64
 riscv64 64 243 64 56 RISCV64
 EOF
 
+# PAE memory above 4 GiB does not fit ELFCLASS32: then an ELF64 core, still
+# EM_386, as kexec-tools writes i386 dumps with such memory. (drgn 0.0.22
+# takes its word size from the class: it opens this one as 64-bit I386.)
+$MK i386-pae "$TMP/i386-pae.img" >"$TMP/i386-pae.kv"
+"$HIBIMG" export -J --format elf "$TMP/i386-pae.img" "$TMP/i386-pae.elf" >"$TMP/out" 2>"$TMP/err" ||
+	fail "i386-pae: export failed: $(cat "$TMP/err")"
+check "i386 above 4 GiB: export says ELF class 64" test "$(json_get "$TMP/out" elf_class)" = 64
+$ER elf-info "$TMP/i386-pae.elf" >"$TMP/ei"
+check "i386 above 4 GiB: ELF class 64, e_machine 3 (python)" \
+	sh -c "grep -qx class=64 '$TMP/ei' && grep -qx machine=3 '$TMP/ei'"
+$ER pages-elf 4096 "$TMP/i386-pae.elf" >"$TMP/pages"
+sed -n 's/^page=//p' "$TMP/i386-pae.kv" >"$TMP/want"
+check "i386 above 4 GiB: the page at 4 GiB is the one written" \
+	sh -c "grep -qx \"\$(grep '^1048576 ' '$TMP/want')\" '$TMP/pages'"
+
 # --- check: i386 ---------------------------------------------------------------
 # vmlinux32 OUT RELEASE: an ELF32 EM_386 vmlinux holding only a banner
 vmlinux32() {

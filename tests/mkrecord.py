@@ -7,6 +7,7 @@ the tests of issue 17 (no image of these platforms is committed yet).
   mkrecord.py KIND OUT [E820]
 
 KIND: i386 (the 5.13+ record, CRC-32), i386-md5 (the record before 5.13),
+i386-pae (the 5.13+ record, a run of PFNs above 4 GiB, as PAE allows),
 arm64, arm64-va39, riscv64 (Sv48), riscv64-sv39, riscv64-sv57, neither (a
 uts_version record whose word at 80 is neither a kernel VA nor a satp).
 E820: the i386 record's e820 CRC-32 (default 0x8d4c3a21).
@@ -42,14 +43,15 @@ PS = 4096
 UTS = b"#1 SMP Debian 6.12.117-1~deb12u1 (2026-11-20)"
 # two runs of PFNs with data, one page more in a run of its own
 RUNS = [(0x100, 0x10f), (0x200, 0x207), (0x3ff, 0x3ff)]
+RUNS_PAE = [(0x100, 0x10f), (0x100000, 0x100003)]      # 0x100000 * 4096 = 4 GiB
 
 
 def record(kind, e820):
     """(word size, record bytes, fields written)"""
     f = {}
-    if kind in ("i386", "i386-md5"):
+    if kind in ("i386", "i386-md5", "i386-pae"):
         f = dict(jump_address=0xC1A2B3C0, jump_address_phys=0x01A2B3C0, cr3=0x01F0A000)
-        if kind == "i386":
+        if kind != "i386-md5":
             f["restore_magic"] = 0x12345679
             f["e820_check"] = e820
             tail = struct.pack("<I", f["e820_check"])
@@ -88,7 +90,8 @@ def record(kind, e820):
 def main(kind, out, e820=0x8D4C3A21):
     word, rec, fields = record(kind, e820)
     wfmt = "<Q" if word == 8 else "<I"
-    pfns = [p for a, b in RUNS for p in range(a, b + 1)]
+    runs = RUNS_PAE if kind == "i386-pae" else RUNS
+    pfns = [p for a, b in runs for p in range(a, b + 1)]
     per = PS // word
     meta = (len(pfns) + per - 1) // per
     pages = 1 + meta + len(pfns)
@@ -99,7 +102,7 @@ def main(kind, out, e820=0x8D4C3A21):
     if word == 8:
         struct.pack_into("<QqQQQ", info, 400, 0x8000, 0, len(pfns), pages, pages * PS)
     else:
-        struct.pack_into("<IiIII", info, 396, 0x8000, 0, len(pfns), pages, pages * PS)
+        struct.pack_into("<IiIII", info, 396, max(0x8000, pfns[-1] + 1), 0, len(pfns), pages, pages * PS)
     lst = pfns + [(1 << (8 * word)) - 1]
     for m in range(meta):
         chunk = lst[m * per:(m + 1) * per]
@@ -122,9 +125,9 @@ def main(kind, out, e820=0x8D4C3A21):
     print("word_size=%d" % word)
     for k, v in fields.items():
         print("%s=%s" % (k, v))
-    if kind != "i386" and kind != "i386-md5":
+    if not kind.startswith("i386"):
         print("uts_version=%s" % UTS.decode())
-    for a, b in RUNS:
+    for a, b in runs:
         print("run=%d %d" % (a, b))
         print("page=%d %s" % (a, pagesum[a]))
 

@@ -13,10 +13,14 @@
 #   PT_LOAD python reads from the ELF are the same through drgn's physical
 #   read, in the raw export at that address and in the ELF file
 #   (forensics_platform.py); the header's class and machine, read by
-#   python, are the platform's. arm64 with VMCOREINFO: the record's
-#   ttbr1_el1 is SYMBOL(swapper_pg_dir) - NUMBER(kimage_voffset) of that
-#   note, and sleep_cpu_mpidr the MPIDR the kernel printed (the sidecar's
-#   hibernating_mpidr).
+#   python, are the platform's. The record against the kernel's numbers:
+#   arm64: ttbr1_el1 is SYMBOL(swapper_pg_dir) - NUMBER(kimage_voffset) of
+#   its VMCOREINFO, reenter_kernel the System.map's _cpu_resume (of
+#   fixtures/kernels/KERNEL, the sidecar's kernel=) + KERNELOFFSET,
+#   sleep_cpu_mpidr the MPIDR the kernel printed (sidecar hibernating_mpidr);
+#   i386: jump_address is System.map's restore_registers + KERNELOFFSET,
+#   e820_check the CRC-32 zlib computes over the BIOS-e820 lines of the log
+#   beside the image (tests/memmap-from-log.py).
 #   a61-lzo with Debian's linux-image-6.1.0-57-arm64-dbg vmlinux (about
 #   800 MB, fetched once with fixtures/common.sh's arm64_apt into
 #   $HIBIMG_CACHE/records/; set HIBIMG_NO_DBG=1 to skip): drgn's
@@ -113,31 +117,58 @@ one() {
   [ "$PRC" -eq 0 ] && ok "$NAME: drgn, raw and ELF agree at $(kv "$O" compared) addresses" ||
     bad "$NAME: drgn/raw/ELF disagree or nothing compared (exit $PRC)"
 
-  if [ "$ARCH" = AARCH64 ]; then
-    $PY -c '
+  # the record against the kernel's own numbers: VMCOREINFO, the sidecar,
+  # the log, and the System.map of the fixture's kernel (fixtures/kernels/)
+  KTAG=$([ -f "$SIDE" ] && kv "$SIDE" kernel)
+  MAP=$TOP/fixtures/kernels/$KTAG.System.map.zst
+  [ -n "$KTAG" ] && [ -f "$MAP" ] && zstd -q -d -c "$MAP" > "$WORK/$NAME.map" || : > "$WORK/$NAME.map"
+  $PY -c '
 import json, sys
 sys.path.insert(0, sys.argv[3])
 import export_read
 d = export_read.elf_parse(sys.argv[1])
 info = dict(l.partition("=")[::2] for l in (d["note"] or b"").decode().splitlines())
 rec = json.load(open(sys.argv[2]))["images"][0]
-print("ttbr1_el1=%#x" % rec["ttbr1_el1"])
-print("sleep_cpu_mpidr=%#x" % rec["sleep_cpu_mpidr"])
-if "SYMBOL(swapper_pg_dir)" in info:
+# global text symbols: a static function elsewhere may share the name
+syms = {}
+for l in open(sys.argv[4]):
+    f = l.split()
+    if len(f) == 3 and f[1] == "T":
+        syms.setdefault(f[2], int(f[0], 16))
+koff = int(info.get("KERNELOFFSET", "0"), 16)
+for k in ("ttbr1_el1", "reenter_kernel", "sleep_cpu_mpidr", "jump_address", "e820_check"):
+    if rec.get(k) is not None:
+        print("%s=%#x" % (k, rec[k]))
+if "SYMBOL(swapper_pg_dir)" in info and "NUMBER(kimage_voffset)" in info:
     print("pa_swapper_pg_dir=%#x" % ((int(info["SYMBOL(swapper_pg_dir)"], 16) - int(info["NUMBER(kimage_voffset)"], 16)) % (1 << 64)))
-' "$CORE" "$WORK/$NAME.info" "$TOP/tests" > "$WORK/$NAME.rec" 2>&1
-    indent < "$WORK/$NAME.rec"
-    PA=$(kv "$WORK/$NAME.rec" pa_swapper_pg_dir)
-    if [ -n "$PA" ]; then
-      [ "$(kv "$WORK/$NAME.rec" ttbr1_el1)" = "$PA" ] &&
-        ok "$NAME: ttbr1_el1 $PA = SYMBOL(swapper_pg_dir) - kimage_voffset (VMCOREINFO)" ||
-        bad "$NAME: ttbr1_el1 $(kv "$WORK/$NAME.rec" ttbr1_el1), VMCOREINFO gives $PA"
-    fi
-    MP=$([ -f "$SIDE" ] && kv "$SIDE" hibernating_mpidr)
-    if [ -n "$MP" ]; then
-      [ "$(kv "$WORK/$NAME.rec" sleep_cpu_mpidr)" = "$MP" ] &&
-        ok "$NAME: sleep_cpu_mpidr $MP is the kernel's 'Hibernating on CPU' mpidr" ||
-        bad "$NAME: sleep_cpu_mpidr $(kv "$WORK/$NAME.rec" sleep_cpu_mpidr), the kernel printed $MP"
+# the saved addresses are link-time ones moved by the KASLR offset
+if "_cpu_resume" in syms:
+    print("map_cpu_resume=%#x" % ((syms["_cpu_resume"] + koff) % (1 << 64)))
+if "restore_registers" in syms:
+    print("map_restore_registers=%#x" % ((syms["restore_registers"] + koff) % (1 << 64)))
+' "$CORE" "$WORK/$NAME.info" "$TOP/tests" "$WORK/$NAME.map" > "$WORK/$NAME.rec" 2>&1
+  indent < "$WORK/$NAME.rec"
+  R=$WORK/$NAME.rec
+  same() { # same WHAT GOT WANT
+    [ -n "$3" ] || return 0
+    [ "$2" = "$3" ] && ok "$NAME: $1 ($2)" || bad "$NAME: $1: the record $2, the kernel $3"; }
+  if [ "$ARCH" = AARCH64 ]; then
+    same "ttbr1_el1 = SYMBOL(swapper_pg_dir) - kimage_voffset (VMCOREINFO)" \
+      "$(kv "$R" ttbr1_el1)" "$(kv "$R" pa_swapper_pg_dir)"
+    same "reenter_kernel = System.map's _cpu_resume + KERNELOFFSET" \
+      "$(kv "$R" reenter_kernel)" "$(kv "$R" map_cpu_resume)"
+    same "sleep_cpu_mpidr = the kernel's 'Hibernating on CPU' mpidr" \
+      "$(kv "$R" sleep_cpu_mpidr)" "$([ -f "$SIDE" ] && kv "$SIDE" hibernating_mpidr)"
+  fi
+  if [ "$ARCH" = I386 ]; then
+    same "jump_address = System.map's restore_registers + KERNELOFFSET" \
+      "$(kv "$R" jump_address)" "$(kv "$R" map_restore_registers)"
+    LOG=$(dirname "$ZST")/$NAME.log
+    if [ -f "$LOG" ]; then
+      rm -rf "$WORK/$NAME.mm"
+      $PY "$TOP/tests/memmap-from-log.py" "$LOG" "$WORK/$NAME.mm" 2>/dev/null &&
+        same "e820_check = CRC-32 of the log's BIOS-e820 table (zlib)" \
+          "$(kv "$R" e820_check)" "$($PY "$TOP/tests/memmap-from-log.py" --crc "$WORK/$NAME.mm")"
     fi
   fi
 

@@ -37,14 +37,30 @@ static int build(struct hib_image *img, const char *out,
 		return hib_seterr(img, HIB_ERR_INVAL, "hib_image_build needs a new handle");
 	if (!entries || !pfns || !fn)
 		return hib_seterr(img, HIB_ERR_INVAL, "no pages to build an image from");
+	/* Another kernel's layout: its PAGE_SIZE (what libblkid and the
+	 * header probe try: 4K..64K) and sizeof(long). sector_t is 64-bit on
+	 * every kernel since 5.2, 32-bit ones too: the map keeps 8-byte words. */
+	if (o->page_size & (o->page_size - 1) ||
+	    (o->page_size && (o->page_size < HIB_MIN_PS || o->page_size > HIB_MAX_PS)))
+		return hib_seterr(img, HIB_ERR_INVAL,
+				  "page size %u: not a power of two from %u to %u",
+				  o->page_size, HIB_MIN_PS, HIB_MAX_PS);
+	if (o->word_size && o->word_size != 4 && o->word_size != 8)
+		return hib_seterr(img, HIB_ERR_INVAL, "word size %u: neither 4 nor 8",
+				  o->word_size);
+	img->lay.ps = o->page_size ? o->page_size : 4096;
+	img->lay.word = o->word_size ? o->word_size : 8;
+	img->lay.sector = 8;
+	img->lay.be = false;
+	/* the top bit of a PFN-list word is ENCODED_PFN_ZERO_FLAG, and a
+	 * 32-bit writer's PFNs are 32-bit */
+	if (pfns[entries - 1] >= hib_pfn_zero_flag(img->lay.word))
+		return hib_seterr(img, HIB_ERR_INVAL, "PFN 0x%" PRIx64 " does not fit a %u-byte word",
+				  pfns[entries - 1], img->lay.word);
 	for (e = 1; e < entries; e++)
 		if (pfns[e] <= pfns[e - 1])
 			return hib_seterr(img, HIB_ERR_INVAL, "PFNs must ascend (entry %" PRIu64 ")",
 					  e);
-	img->lay.ps = 4096;
-	img->lay.word = 8;
-	img->lay.sector = 8;
-	img->lay.be = false;
 	img->map_page_entries = img->lay.ps / img->lay.sector - 1;
 
 	w.img = img;
@@ -101,8 +117,9 @@ static int build(struct hib_image *img, const char *out,
 	/* swsusp_info: the caller's template keeps its arch record */
 	if (o->info_template)
 		memcpy(w.hdrpage, o->info_template, w.ps);
-	hib_w_put_word(&img->lay, w.hdrpage + 400, o->num_physpages ? o->num_physpages :
-		 pfns[entries - 1] + 1, 8);
+	/* num_physpages, an unsigned long after version_code (snapshot.c) */
+	hib_w_put_word(&img->lay, w.hdrpage + (w.word == 8 ? 400 : 396),
+		       o->num_physpages ? o->num_physpages : pfns[entries - 1] + 1, w.word);
 	img->info_page = w.hdrpage;
 	hib_w_new_header_page(&w);
 	img->info_page = NULL;

@@ -328,9 +328,15 @@ static int on_chunk(const struct hib_chunk *c, void *arg)
 	return 0;
 }
 
-static uint64_t auto_bucket(uint64_t highest)
+/* The default bucket covers at least 2 MiB of memory whatever the page
+ * size (512 pages of 4 KiB, 32 of 64 KiB), so that the same machine's
+ * image draws the same picture under any kernel: buckets are memory, not
+ * a count of pages. */
+#define BUCKET_MIN_BYTES (2u << 20)
+
+static uint64_t auto_bucket(uint64_t highest, unsigned int ps)
 {
-	uint64_t b = 512;
+	uint64_t b = BUCKET_MIN_BYTES / ps;
 
 	while ((highest / b + 1) > 256)
 		b *= 2;
@@ -375,7 +381,7 @@ int hib_image_stats(struct hib_image *img, const struct hib_stats_opts *opts,
 	in->highest_pfn = img->pfns.highest;
 	in->runs = img->pfns.runs;
 	in->num_physpages = img->info.num_physpages;
-	in->bucket_pages = o.bucket_pages ? o.bucket_pages : auto_bucket(in->highest_pfn);
+	in->bucket_pages = o.bucket_pages ? o.bucket_pages : auto_bucket(in->highest_pfn, ps);
 	in->nbuckets = in->entries ? in->highest_pfn / in->bucket_pages + 1 : 0;
 	if (in->nbuckets > (1u << 22)) {
 		rc = hib_seterr(img, HIB_ERR_INVAL,

@@ -20,7 +20,7 @@ enum { OPT_SVG = OPT_LONG };
 
 static const struct cli_opt stats_opts[] = {
 	{ "bucket", required_argument, 'B', "<pages>",
-	  "PFN bucket size (default: a power of two\n>= 512 giving at most 256 buckets)" },
+	  "PFN bucket size (default: a power of two\n>= 2 MiB of pages giving at most 256 buckets)" },
 	{ "svg", required_argument, OPT_SVG, "<file>",
 	  "also draw memory and chunk ratios as SVG\n(one <spec> only)" },
 	{ "no-compress", no_argument, 'C', NULL, "skip the compression pass" },

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WB_PAGES 256
+/* the write-combining buffer: 1 MiB whatever the page size (16 pages of
+ * 64 KiB, not 256 of them) */
+#define WB_BYTES (1u << 20)
 
 void hib_w_put_word(const struct hib_layout *lay, unsigned char *p,
 		    uint64_t v, unsigned int size)
@@ -98,7 +100,7 @@ static int wbuf_put(struct wctx *w, const unsigned char *page, uint64_t slot)
 {
 	int rc;
 
-	if (w->wb_pages && (slot != w->wb_slot + w->wb_pages || w->wb_pages == WB_PAGES))
+	if (w->wb_pages && (slot != w->wb_slot + w->wb_pages || w->wb_pages == WB_BYTES / w->ps))
 		if ((rc = wbuf_flush(w)))
 			return rc;
 	if (!w->wb_pages)
@@ -302,11 +304,11 @@ static int sink_page(struct wctx *w, const unsigned char *page)
 int hib_w_setup_pool(struct wctx *w)
 {
 	unsigned int threads = w->o->threads ? w->o->threads : hib_online_cpus();
-	unsigned int workers = threads > 1 ? threads : 0, i;
+	unsigned int workers = hib_ring_workers(threads, w->ps), i;
 	int rc;
 
 	w->cur_slot = UINT32_MAX;
-	w->nring = workers ? 2 * workers + 2 : 1;
+	w->nring = hib_ring_slots(workers);
 	w->ncodecs = workers + 1;
 	w->codecs = calloc(w->ncodecs, sizeof(*w->codecs));
 	w->wjobs = calloc(w->nring, sizeof(*w->wjobs));
@@ -465,7 +467,7 @@ int hib_w_write_image(struct wctx *w)
 	if (rc)
 		return rc;
 	w->cur_map = w->first_map;
-	w->wb = malloc((size_t)WB_PAGES * w->ps);
+	w->wb = malloc(WB_BYTES);
 	if (!w->wb)
 		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
 	rc = put_page(w, w->hdrpage);               /* swsusp_info, raw */

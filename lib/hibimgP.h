@@ -14,7 +14,10 @@
 /* kernel/power/swap.c */
 #define HIBERNATE_SIG        "S1SUSPEND"
 #define UNC_PAGES            32u
-#define CMP_PAGES_MAX        35u   /* DIV_ROUND_UP(worst(UNC_SIZE)+CMP_HEADER, PS) */
+/* CMP_PAGES, DIV_ROUND_UP(worst(UNC_SIZE) + CMP_HEADER, PS): 35 for every
+ * page size from 4K to 64K and either word size (34.02, 34.004, 34.001
+ * pages: the x/16 term scales with PS, the rest is under a page). */
+#define CMP_PAGES_MAX        35u
 /* bytes_worst_compress(): x + x/16 + 64 + 3 + 2 (6.9+, and lzo1x_worst_compress
  * since 5.1). The pre-5.1 bound is 2 bytes smaller, so this accepts both. */
 #define WORST_COMPRESS(x)    ((x) + (x) / 16 + 64 + 3 + 2)
@@ -317,6 +320,33 @@ HIB_HIDDEN bool hib_vmci_ld(const unsigned char *text, size_t len, const char *k
 			    int64_t *v);
 HIB_HIDDEN bool hib_vmci_lx(const unsigned char *text, size_t len, const char *key,
 			    uint64_t *v);
+
+/*
+ * The rings of chunk buffers (the reader's read-ahead, the writer's
+ * compress jobs): a slot holds one chunk, UNC_PAGES pages decoded and
+ * CMP_PAGES_MAX compressed, 268 KiB at 4 KiB pages but 4.2 MiB at 64 KiB
+ * (a 64K-page chunk is 2 MiB uncompressed). Two slots a worker and two
+ * more keep every worker busy; past HIB_RING_BYTES the workers are cut,
+ * so a ring's memory follows neither the page size nor the CPU count
+ * (the budget, not the CPUs, sets the workers at 64 KiB pages: 2).
+ */
+#define HIB_RING_BYTES       (32u << 20)
+
+static inline unsigned int hib_ring_workers(unsigned int threads, unsigned int ps)
+{
+	uint64_t slot = (uint64_t)(UNC_PAGES + CMP_PAGES_MAX) * ps;
+	uint64_t fit = HIB_RING_BYTES / slot;
+	unsigned int workers = threads > 1 ? threads : 0;
+
+	if (workers && 2 * (uint64_t)workers + 2 > fit)
+		workers = fit >= 4 ? (unsigned int)((fit - 2) / 2) : 0;
+	return workers;
+}
+
+static inline unsigned int hib_ring_slots(unsigned int workers)
+{
+	return workers ? 2 * workers + 2 : 1;
+}
 
 /* pool.c */
 struct hib_pool;

@@ -133,10 +133,10 @@ static int setup_ring(struct hib_reader *rd)
 {
 	unsigned int ps = rd->img->lay.ps, workers, i;
 
-	workers = rd->threads > 1 ? rd->threads : 0;
 	/* enough slots that every worker has one while the caller reads the
-	 * next and consumes the oldest */
-	rd->nslots = workers ? 2 * workers + 2 : 1;
+	 * next and consumes the oldest, within the ring's budget */
+	workers = hib_ring_workers(rd->threads, ps);
+	rd->nslots = hib_ring_slots(workers);
 	rd->jobs = calloc(rd->nslots, sizeof(*rd->jobs));
 	rd->slots = calloc(rd->nslots, sizeof(*rd->slots));
 	if (!rd->jobs || !rd->slots)

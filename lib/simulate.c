@@ -78,7 +78,9 @@ struct calib {
 	volatile int sink;
 };
 
-#define CALIB_BATCH 4096u       /* pages: 16 MiB, past most L2 caches */
+/* the calibration's batch: 16 MiB, past most L2 caches, in pages of the
+ * image (4096 of 4 KiB, 256 of 64 KiB) */
+#define CALIB_BYTES (16u << 20)
 
 static void calib_run(struct calib *k, unsigned int ps)
 {
@@ -154,7 +156,7 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 		goto out;
 	}
 	if (o->calibrate) {
-		k.cap = CALIB_BATCH;
+		k.cap = CALIB_BYTES / ps;
 		k.src = malloc(k.cap * ps);
 		k.dst = malloc(k.cap * ps);
 		if (!k.src || !k.dst) {

@@ -7,7 +7,10 @@
 . "$(dirname "$0")/lib.sh"
 
 REPLAY=${REPLAY:-$top_builddir/tests/fuzz-replay}
-for h in resume map info pfns chunk chunk_lz4 whole uswsusp export kernel memmap klog; do
+# -16k, -64k, -w4: the same region of a template built with that page size
+# or 4-byte words (issue 17)
+layouts=$(for h in resume map info pfns chunk; do printf ' %s-16k %s-64k %s-w4' $h $h $h; done)
+for h in resume map info pfns chunk chunk_lz4 whole uswsusp export kernel memmap klog $layouts; do
 	dirs=$top_srcdir/tests/fuzz/corpus/$h
 	[ -d "$top_srcdir/tests/fuzz/regress/$h" ] && dirs="$dirs $top_srcdir/tests/fuzz/regress/$h"
 	if timeout 600 "$REPLAY" $h $dirs >"$TMP/out" 2>"$TMP/err"; then ok; else

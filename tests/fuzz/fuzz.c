@@ -52,8 +52,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define PS 4096
-#define AREA_MAX (512 * 1024)
+/* The template's layout (issue 17): a harness name may end in -16k or
+ * -64k (arm64's page sizes) or -w4 (a 32-bit kernel's 4-byte words); the
+ * rest of the name is the harness. The source pages are 4 KiB pieces of
+ * the fixture, as many as a page holds. */
+#define SRC_PS 4096
+static unsigned int tps = SRC_PS, tword = 8;
+#define PS ((size_t)tps)
+#define AREA_MAX (128 * PS)
+static char hbase[32];
 
 /* lib/unpack.c's cap, lowered so that no input makes an allocation the
  * fuzzer's -malloc_limit_mb refuses; absent where the library is linked
@@ -79,6 +86,24 @@ static uint64_t get64(const unsigned char *p)
 	return v;
 }
 
+static void parse_harness(void)
+{
+	static const struct { const char *suffix; unsigned int ps, word; } lay[] = {
+		{ "-16k", 16384, 8 }, { "-64k", 65536, 8 }, { "-w4", 4096, 4 },
+	};
+	size_t n = strlen(harness), i, k;
+
+	snprintf(hbase, sizeof(hbase), "%s", harness);
+	for (i = 0; i < sizeof(lay) / sizeof(lay[0]); i++) {
+		k = strlen(lay[i].suffix);
+		if (n > k && n - k < sizeof(hbase) && !strcmp(harness + n - k, lay[i].suffix)) {
+			hbase[n - k] = 0;
+			tps = lay[i].ps;
+			tword = lay[i].word;
+		}
+	}
+}
+
 static void open_memfd(void)
 {
 	memfd = memfd_create("hibimg-fuzz", MFD_CLOEXEC);
@@ -88,8 +113,8 @@ static void open_memfd(void)
 /* The harnesses that read no swap area: hibimg check's target files. */
 static int target_files(void)
 {
-	return !strcmp(harness, "kernel") || !strcmp(harness, "memmap") ||
-	       !strcmp(harness, "klog");
+	return !strcmp(hbase, "kernel") || !strcmp(hbase, "memmap") ||
+	       !strcmp(hbase, "klog");
 }
 
 /* Each line of a log, as hibimg explain reads it; every field the table
@@ -311,7 +336,7 @@ static void run_memmap(const uint8_t *data, size_t size)
 /* The harnesses that take the fuzzer's bytes as the whole area. */
 static int whole_area(void)
 {
-	return !strcmp(harness, "whole") || !strcmp(harness, "uswsusp");
+	return !strcmp(hbase, "whole") || !strcmp(hbase, "uswsusp");
 }
 
 /* The template: a few dozen pages of the first fixture, rebuilt small. */
@@ -319,14 +344,17 @@ static int src_page(void *arg, uint64_t i, unsigned char *page)
 {
 	const unsigned char *pages = arg;
 
-	memcpy(page, pages + (i % 24) * PS, PS);
+	size_t k;
+
+	for (k = 0; k < PS / SRC_PS; k++)
+		memcpy(page + k * SRC_PS, pages + ((i * (PS / SRC_PS) + k) % 24) * SRC_PS, SRC_PS);
 	/* something besides data: a banner and a vmcoreinfo page */
 	if (i == 3)
 		memcpy(page + 100, "Linux version 6.12.117-hibimg (fuzz) #1", 39);
 	if (i == 5)
 		memcpy(page, "OSRELEASE=6.12.117-hibimg\nPAGESIZE=4096\nKERNELOFFSET=0\n", 55);
 	/* entry 5 is zero-flagged: the export harness needs one that is saved */
-	if (i == 6 && !strcmp(harness, "export"))
+	if (i == 6 && !strcmp(hbase, "export"))
 		snprintf((char *)page, PS, "%s",
 			 "OSRELEASE=6.12.117-hibimg\nPAGESIZE=4096\n"
 			 "SYMBOL(swapper_pg_dir)=ffffffff82a0a000\n"
@@ -338,15 +366,16 @@ static int src_page(void *arg, uint64_t i, unsigned char *page)
 static void build_template(void)
 {
 	const char *srcdir = getenv("top_builddir");
-	int raw = !strcmp(harness, "pfns") || !strcmp(harness, "export");
+	int raw = !strcmp(hbase, "pfns") || !strcmp(hbase, "export");
 	enum hib_compression comp = raw ? HIB_COMP_NONE :
-				    !strcmp(harness, "chunk_lz4") ? HIB_COMP_LZ4 : HIB_COMP_LZO;
+				    !strcmp(hbase, "chunk_lz4") ? HIB_COMP_LZ4 : HIB_COMP_LZO;
 	/* FORCE: the builder replaces the name mkstemp() reserved */
 	struct hib_build_opts o = HIB_INIT(struct hib_build_opts, .to = comp,
 					   .level = HIB_LEVEL_AUTO, .threads = 1,
-					   .output_flags = HIB_OUTPUT_FORCE);
+					   .output_flags = HIB_OUTPUT_FORCE,
+					   .page_size = tps, .word_size = tword);
 	struct hib_recompress_result res = HIB_INIT(struct hib_recompress_result);
-	static unsigned char pages[24 * PS], info[PS];
+	static unsigned char pages[24 * SRC_PS], info[SRC_PS];
 	uint64_t pfns[48];
 	uint8_t zero[6] = { 0x22, 0, 0x40, 0, 0, 0 };   /* a few zero-flagged */
 	char src[512], out[] = "/tmp/hibimg-fuzz-XXXXXX";
@@ -364,17 +393,17 @@ static void build_template(void)
 	    hib_reader_new(img, &rd) == 0) {
 		while (n < 24 && hib_reader_next(rd, &pg) == 1)
 			if (pg.data)
-				memcpy(pages + PS * n++, pg.data, PS);
+				memcpy(pages + SRC_PS * n++, pg.data, SRC_PS);
 		hib_reader_free(rd);
 		/* the export harness keeps the kernel's arch record: x86_64 */
-		if (!strcmp(harness, "export")) {
-			memcpy(info, hib_image_info_page(img), PS);
+		if (!strcmp(hbase, "export") && tps == SRC_PS && tword == 8) {
+			memcpy(info, hib_image_info_page(img), SRC_PS);
 			o.info_template = info;
 		}
 	}
 	hib_image_free(img);
 	for (i = (int)n; i < 24; i++)
-		memset(pages + (size_t)i * PS, 0x11 * i, PS);
+		memset(pages + (size_t)i * SRC_PS, 0x11 * i, SRC_PS);
 	for (i = 0; i < 48; i++)
 		pfns[i] = 0x100 + (uint64_t)i + (i > 20 ? 7 : 0);
 
@@ -403,19 +432,20 @@ static void build_template(void)
 		uint64_t map = get64(tmpl + PS - 32);
 		uint64_t e0 = get64(tmpl + map * PS), e1 = get64(tmpl + map * PS + 8);
 
-		if (!strcmp(harness, "resume"))
+		if (!strcmp(hbase, "resume"))
 			region_off = 0, region_len = PS;
-		else if (!strcmp(harness, "map"))
+		else if (!strcmp(hbase, "map"))
 			region_off = map * PS, region_len = PS;
-		else if (!strcmp(harness, "info"))
+		else if (!strcmp(hbase, "info"))
 			region_off = e0 * PS, region_len = PS;
-		else if (!strcmp(harness, "pfns"))
+		else if (!strcmp(hbase, "pfns"))
 			region_off = e1 * PS, region_len = PS;
-		else if (!strcmp(harness, "chunk") || !strcmp(harness, "chunk_lz4"))
-			region_off = e1 * PS, region_len = 4 * PS;
-		else if (!strcmp(harness, "whole"))
+		else if (!strcmp(hbase, "chunk") || !strcmp(hbase, "chunk_lz4"))
+			/* at most 128 KiB: the seed stays small at 64K pages */
+			region_off = e1 * PS, region_len = 4 * PS > (128u << 10) ? 128u << 10 : 4 * PS;
+		else if (!strcmp(hbase, "whole"))
 			region_off = 0, region_len = AREA_MAX;
-		else if (!strcmp(harness, "export")) {
+		else if (!strcmp(hbase, "export")) {
 			uint64_t e2 = get64(tmpl + map * PS + 16);
 
 			/* the builder writes data pages in order, one slot each */
@@ -476,7 +506,7 @@ static void run_image(void)
 		goto out;
 	/* export streams the image three times itself; the reader harnesses
 	 * cover the threaded reader, and the exec rate is what finds bugs */
-	if (!strcmp(harness, "export")) {
+	if (!strcmp(hbase, "export")) {
 		sum += run_export(img);
 		goto out;
 	}
@@ -505,22 +535,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static unsigned char *area;
 	size_t len;
 
+	if (!hbase[0])
+		parse_harness();
+
 	if (target_files()) {
 		if (memfd < 0) {
 			open_memfd();
 			if (&hib_tgt_unpack_cap)
 				hib_tgt_unpack_cap = 4u << 20;
 		}
-		if (!strcmp(harness, "kernel"))
+		if (!strcmp(hbase, "kernel"))
 			run_kernel(data, size);
-		else if (!strcmp(harness, "klog"))
+		else if (!strcmp(hbase, "klog"))
 			run_klog(data, size);
 		else
 			run_memmap(data, size);
 		return 0;
 	}
 	if (!area) {
-		if (!strcmp(harness, "uswsusp"))
+		if (!strcmp(hbase, "uswsusp"))
 			open_memfd();
 		else
 			build_template();
@@ -548,14 +581,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 static int replay_file(const char *path)
 {
 	FILE *f = fopen(path, "rb");
-	static unsigned char buf[AREA_MAX];
+	static unsigned char *buf;
 	size_t n;
 
 	if (!f) {
 		perror(path);
 		return 1;
 	}
-	n = fread(buf, 1, sizeof(buf), f);
+	if (!buf && !(buf = malloc(AREA_MAX)))
+		abort();
+	n = fread(buf, 1, AREA_MAX, f);
 	fclose(f);
 	LLVMFuzzerTestOneInput(buf, n);
 	return 0;
@@ -570,19 +605,20 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	harness = argv[1];
+	parse_harness();
 	if (!strcmp(argv[2], "--seed") && argc == 4) {
 		FILE *f;
 
-		if (!strcmp(harness, "uswsusp") || target_files()) {
+		if (!strcmp(hbase, "uswsusp") || target_files()) {
 			fprintf(stderr, "fuzz-replay: %s seeds are files, not a template's region\n",
 				harness);
 			return 2;
 		}
 		build_template();
-		size_t len = strcmp(harness, "whole") ? region_len : tmpl_len;
+		size_t len = strcmp(hbase, "whole") ? region_len : tmpl_len;
 
 		/* the area's tail is unused slots: zeros the device may lack */
-		while (!strcmp(harness, "whole") && len > PS && !tmpl[len - 1])
+		while (!strcmp(hbase, "whole") && len > PS && !tmpl[len - 1])
 			len--;
 		f = fopen(argv[3], "wb");
 		if (!f || fwrite(tmpl + region_off, 1, len, f) == 0 || fclose(f))

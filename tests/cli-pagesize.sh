@@ -122,7 +122,8 @@ assert total == n * ps, (total, n * ps)
 	rm -f "$TMP/mem.core"
 
 	# resume_offset is in pages of the image's page size: the resume page
-	# moved to page K, past the image, page 0 cleared
+	# moved to page K, past the image, page 0 cleared (find leaves out a
+	# page size column that would say 4096 on every row)
 	k=$(( $(stat -c %s "$raw") / ps + 2 ))
 	cp "$raw" "$TMP/moved.img"
 	dd if="$raw" of="$TMP/moved.img" bs="$ps" count=1 seek="$k" conv=notrunc status=none
@@ -131,6 +132,10 @@ assert total == n * ps, (total, n * ps)
 	check "$t: -R $k finds the resume page at $k * PS" \
 		test "$(json_get "$TMP/out" resume_offset):$(json_get "$TMP/out" page_size)" = "$k:$ps"
 	run_hib 0 verify -R "$k" "$TMP/moved.img"
+	run_hib 0 find -J "$TMP/moved.img"
+	check "$t: find names resume_offset $k, in pages of $ps" test "$(python3 -c 'import json,sys
+r=json.load(open(sys.argv[1]))["find"]
+print(*[(x["resume_offset"], x.get("page_size", 4096), x["offset"]) for x in r])' "$TMP/out")" = "($k, $ps, $((k * ps)))"
 	rm -f "$TMP/moved.img"
 
 	# damage: clear messages with the documented status, places in bytes

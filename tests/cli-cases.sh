@@ -189,6 +189,10 @@ rss_bounded() {
 run_case() {
 	name=$1 base_img=$3 img=$3 fault_mode='' fault_at='' copied=0
 	label="$name ($(basename "$img"))"
+	# the recipes' page size and word size: the base's, 4096 and 8 for
+	# what is no swsusp image (uswsusp, noise)
+	PS=4096 WORD=8
+	lay=$(layout "$img" 2>/dev/null) && PS=${lay% *} WORD=${lay#* }
 	rm -f "$OUTF" "$TMP/err.prev" "$TMP/err"
 	for v in $lets; do unset "v_$v"; done
 	lets=

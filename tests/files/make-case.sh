@@ -14,7 +14,22 @@
 # asserts (status, message) does not depend on it being right, and the
 # good- cases show a poke there lands on the field it means to.
 
-PS=4096
+# The page size and word size of the instance's image: tests/cli-cases.sh
+# sets both from the base (layout) before a case's lines run; recipes take
+# every place from them (issue 17).
+PS=4096 WORD=8
+layout() {  # layout IMG: "PS WORD" as tests/pslayout.py reads them, without libhibimg
+	python3 -c 'import json, subprocess, sys
+j = json.loads(subprocess.run([sys.executable, sys.argv[1], sys.argv[2], "summary"],
+                              check=True, capture_output=True).stdout)
+print(j["ps"], j["word"])' "$top_srcdir/tests/pslayout.py" "$1"
+}
+poke_word() {  # poke_word FILE OFFSET VALUE: an unsigned long / size_t of the writer
+	if [ "$WORD" = 4 ]; then poke_u32 "$@"; else poke_u64 "$@"; fi
+}
+peek_word() {  # peek_word FILE OFFSET
+	if [ "$WORD" = 4 ]; then od -An -t u4 -j "$2" -N 4 "$1" | tr -d ' '; else peek_u64 "$@"; fi
+}
 
 # --- bases --------------------------------------------------------------------
 
@@ -30,6 +45,20 @@ base_fixture() {  # base_fixture COMP: the first fixtures0 image compressed with
 
 base_fixtures0() {  # every fixtures0 image: one instance of the case each
 	for f in $(fixtures0); do echo "$FIX_IMG/$f.img"; done
+}
+
+# one instance per page size and word size: the COMP fixture (4K pages,
+# 8-byte words, a real kernel's) and tests/mkimage's 16K, 64K and 4-byte
+# word images of its pages, built once per run of the driver
+MKIMAGE=${MKIMAGE:-$top_builddir/tests/mkimage}
+base_layouts() {  # base_layouts COMP
+	base_fixture "$1" || return 1
+	for lay in 16384:8 65536:8 4096:4; do
+		o=$TMP/layout-${lay%:*}-${lay#*:}-$1.img
+		[ -f "$o" ] || "$MKIMAGE" --pages 300 --zero-share 0.2 --page-size "${lay%:*}" \
+			--word-size "${lay#*:}" --to "$1" "$o" "$(base_fixture "$1")" >/dev/null || return 1
+		echo "$o"
+	done
 }
 
 # tests/mkuswsusp.py's images, made once per run of the driver: every
@@ -92,12 +121,16 @@ map_dev() {  # map_dev IMG K|last -> device page of swap-map page K
 	echo "$d"
 }
 # swsusp_info is stream page 0, map entry 0; its fields by offset
-# (struct swsusp_info after the 400-byte new_utsname)
+# (struct swsusp_info after the new_utsname and version_code; ILP32: 4-byte
+# longs from 396)
 info_off() {
-	case $1 in
-	num_physpages) echo 400 ;;
-	image_pages)   echo 416 ;;
-	pages)         echo 424 ;;
+	case $WORD:$1 in
+	8:num_physpages) echo 400 ;;
+	8:image_pages)   echo 416 ;;
+	8:pages)         echo 424 ;;
+	4:num_physpages) echo 396 ;;
+	4:image_pages)   echo 404 ;;
+	4:pages)         echo 408 ;;
 	*) echo "no swsusp_info field $1" >&2; return 1 ;;
 	esac
 }
@@ -113,6 +146,10 @@ val_chunk_byte() {  # val_chunk_byte IMG N|mid|last OFF: byte OFF of that chunk'
 }
 val_page_start() {  # val_page_start IMG OFF: the start of the page holding byte OFF
 	echo $(($2 / PS * PS))
+}
+val_cmp_bound() {  # val_cmp_bound IMG ADD: bytes_worst_compress(32 pages) + ADD
+	# kernel/power/swap.c: x + x/16 + 64 + 3 + 2, x = UNC_SIZE = 32 * PS
+	echo $((32 * PS + 32 * PS / 16 + 69 + $2))
 }
 val_usw() {  # val_usw IMG VARIANT KEY [ADD]: meta.json's KEY of VARIANT, plus ADD
 	python3 -c 'import json, sys
@@ -130,19 +167,21 @@ xor_byte() {  # xor_byte FILE OFFSET MASK
 # chunk N: { size_t cmp_len; data[cmp_len] } from its first device page
 mk_chunk_flip() {  # mk_chunk_flip IMG N: a byte halfway into the data, inside cmp_len
 	d=$(chunk_dev "$1" "$2") && l=$(chunk_len "$1" "$2") &&
-	xor_byte "$1" $((d * PS + 8 + l / 2)) 0x55
+	xor_byte "$1" $((d * PS + WORD + l / 2)) 0x55
 }
-mk_cmp_len() {  # mk_cmp_len IMG N VALUE|own: chunk N's cmp_len (own: the length it has)
+mk_cmp_len() {  # mk_cmp_len IMG N VALUE|own|bound+1: chunk N's cmp_len (own: the
+	# length it has; bound+1: one past the kernel's bound at this page size)
 	d=$(chunk_dev "$1" "$2") || return 1
 	v=$3
 	[ "$v" = own ] && { v=$(chunk_len "$1" "$2") || return 1; }
-	poke_u64 "$1" $((d * PS)) "$v"
+	[ "$v" = bound+1 ] && v=$(val_cmp_bound "$1" 1)
+	poke_word "$1" $((d * PS)) "$v"
 }
 mk_chunk_noise() {  # mk_chunk_noise IMG N LEN: LEN fixed pseudo-random bytes over the data
 	d=$(chunk_dev "$1" "$2") || return 1
 	python3 -c 'import random, sys
 sys.stdout.buffer.write(random.Random(int(sys.argv[1])).randbytes(int(sys.argv[2])))' "$2" "$3" |
-	dd of="$1" bs=1 seek=$((d * PS + 8)) conv=notrunc status=none
+	dd of="$1" bs=1 seek=$((d * PS + WORD)) conv=notrunc status=none
 }
 mk_truncate_last_chunk() {  # mk_truncate_last_chunk IMG BYTES: cut BYTES into the last chunk
 	d=$(chunk_dev "$1" last) && truncate -s $((d * PS + $2)) "$1"
@@ -185,14 +224,14 @@ mk_info_set() {  # mk_info_set IMG FIELD VALUE [FIELD VALUE]...
 	info_img=$1; shift
 	info_pg=$(info_dev "$info_img") || return 1
 	while [ $# -ge 2 ]; do
-		o=$(info_off "$1") && poke_u64 "$info_img" $((info_pg * PS + o)) "$2" || return 1
+		o=$(info_off "$1") && poke_word "$info_img" $((info_pg * PS + o)) "$2" || return 1
 		shift 2
 	done
 	[ $# = 0 ] || { echo "mk_info_set: FIELD $1 without a VALUE" >&2; return 1; }
 }
 mk_info_add() {  # mk_info_add IMG FIELD DELTA [FROM]: FIELD = FROM (default FIELD) + DELTA
 	o=$(info_off "$2") && from=$(info_off "${4:-$2}") && p=$(info_dev "$1") &&
-	poke_u64 "$1" $((p * PS + o)) $(( $(peek_u64 "$1" $((p * PS + from))) + $3 ))
+	poke_word "$1" $((p * PS + o)) $(( $(peek_word "$1" $((p * PS + from))) + $3 ))
 }
 
 # the resume page (page 0): swap_map u64 @PS-32, flags u32 @PS-24, crc32

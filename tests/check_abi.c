@@ -295,6 +295,91 @@ static int build_page(void *arg, uint64_t i, unsigned char *page)
 	return 0;
 }
 
+/* (3b) hib_build_opts grew page_size and word_size in 0.7 behind pad0,
+ * the 0.6 struct's tail padding (its sizeof ended at page_size): a 0.6
+ * caller's garbage there, and whatever lies past its size, must leave the
+ * image an x86_64 one of 4 KiB pages; a 0.7 caller gets its layout. */
+static int build_page_ps(void *arg, uint64_t i, unsigned char *page)
+{
+	(void)i;
+	memset(page, 0x5a, *(const unsigned int *)arg);
+	return 0;
+}
+
+static void build_with(struct hib_build_opts *o, unsigned int fill, unsigned int want_ps,
+		       unsigned int want_word)
+{
+	static const uint64_t pfns[] = { 1, 2, 3 };
+	struct hib_recompress_result rr = HIB_INIT(struct hib_recompress_result);
+	struct hib_image *img = hib_image_new();
+	char out[300];
+
+	snprintf(out, sizeof(out), "%s/built", tmpdir);
+	ck_assert_msg(hib_image_build(img, out, o, 3, pfns, NULL, build_page_ps, &fill, &rr) == HIB_OK,
+		      "%s", hib_image_error(img));
+	hib_image_free(img);
+	img = hib_image_new();
+	ck_assert_msg(hib_image_open(img, out) == HIB_OK && hib_image_load(img) == HIB_OK,
+		      "%s", hib_image_error(img));
+	ck_assert_uint_eq(hib_image_header(img)->page_size, want_ps);
+	ck_assert_uint_eq(hib_image_info(img)->word_size, want_word);
+	ck_assert_uint_eq(hib_image_info(img)->image_pages, 3);
+	hib_image_free(img);
+	unlink(out);
+}
+
+START_TEST(build_opts_layout_grown_behind_the_old_padding)
+{
+	const size_t old = offsetof(struct hib_build_opts, page_size);
+	union {
+		struct hib_build_opts o;
+		unsigned char b[sizeof(struct hib_build_opts) + 16];
+	} c;
+	struct hib_build_opts o = HIB_INIT(struct hib_build_opts, .to = HIB_COMP_LZO,
+					   .level = HIB_LEVEL_AUTO, .threads = 1,
+					   .output_flags = HIB_OUTPUT_FORCE);
+	struct hib_recompress_result rr = HIB_INIT(struct hib_recompress_result);
+	static const uint64_t pfns[] = { 1, 2, 3 };
+	struct hib_image *img;
+	unsigned int ps = 4096;
+	char out[300];
+
+	mk_tmpdir();
+	memset(&c, 0xff, sizeof(c));
+	c.o = o;
+	c.o.size = old;
+	memset(&c.o.pad0, 0xa5, sizeof(c.o.pad0));
+	memset((unsigned char *)&c.o + old, 0xff, sizeof(c) - old);
+	build_with(&c.o, 4096, 4096, 8);
+
+	o.page_size = 65536;
+	o.word_size = 4;
+	o.pad0 = 0xa5a5a5a5u;
+	ps = 65536;
+	build_with(&o, ps, 65536, 4);
+	o.page_size = 16384;
+	o.word_size = 8;
+	build_with(&o, 16384, 16384, 8);
+
+	o.page_size = 12288;
+	img = hib_image_new();
+	snprintf(out, sizeof(out), "%s/refused", tmpdir);
+	ck_assert_int_eq(hib_image_build(img, out, &o, 3, pfns, NULL, build_page_ps, &ps, &rr),
+			 HIB_ERR_INVAL);
+	ck_assert_str_eq(hib_image_error(img), "page size 12288: not a power of two from 4096 to 65536");
+	hib_image_free(img);
+	o.page_size = 0;
+	o.word_size = 2;
+	img = hib_image_new();
+	ck_assert_int_eq(hib_image_build(img, out, &o, 3, pfns, NULL, build_page_ps, &ps, &rr),
+			 HIB_ERR_INVAL);
+	ck_assert_str_eq(hib_image_error(img), "word size 2: neither 4 nor 8");
+	hib_image_free(img);
+	ck_assert_msg(access(out, F_OK) != 0, "%s was created", out);
+	rm_tmpdir();
+}
+END_TEST
+
 static void try_entry(int which, size_t size, struct hib_image *img)
 {
 	struct hib_reader *rd = NULL;
@@ -475,6 +560,7 @@ static Suite *abi_suite(void)
 	tcase_add_test(tc, older_caller_result_filled_up_to_its_size);
 	tcase_add_test(tc, older_caller_options_default_past_its_size);
 	tcase_add_test(tc, helper_refuses_sizes_it_does_not_take);
+	tcase_add_test(tc, build_opts_layout_grown_behind_the_old_padding);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("public");

@@ -55,11 +55,15 @@
 /* The template's layout (issue 17): a harness name may end in -16k or
  * -64k (arm64's page sizes) or -w4 (a 32-bit kernel's 4-byte words); the
  * rest of the name is the harness. The source pages are 4 KiB pieces of
- * the fixture, as many as a page holds. */
+ * the fixture, as many as a page holds. Larger pages get half the PFNs,
+ * one chunk, and an area of 64 pages: 4 MiB at 64K, under the fuzzer's
+ * -malloc_limit_mb=8 (the builder sizes the area for the worst case, 35
+ * pages a chunk). */
 #define SRC_PS 4096
 static unsigned int tps = SRC_PS, tword = 8;
 #define PS ((size_t)tps)
-#define AREA_MAX (128 * PS)
+#define AREA_MAX ((tps == SRC_PS ? 128 : 64) * PS)
+#define NPFNS (tps == SRC_PS ? 48 : 24)
 static char hbase[32];
 
 /* lib/unpack.c's cap, lowered so that no input makes an allocation the
@@ -404,13 +408,13 @@ static void build_template(void)
 	hib_image_free(img);
 	for (i = (int)n; i < 24; i++)
 		memset(pages + (size_t)i * SRC_PS, 0x11 * i, SRC_PS);
-	for (i = 0; i < 48; i++)
+	for (i = 0; i < NPFNS; i++)
 		pfns[i] = 0x100 + (uint64_t)i + (i > 20 ? 7 : 0);
 
 	fd = mkstemp(out);
 	close(fd);
 	img = hib_image_new();
-	if (hib_image_build(img, out, &o, 48, pfns, zero, src_page, pages, &res)) {
+	if (hib_image_build(img, out, &o, NPFNS, pfns, zero, src_page, pages, &res)) {
 		fprintf(stderr, "fuzz: cannot build the template: %s\n", hib_image_error(img));
 		abort();
 	}

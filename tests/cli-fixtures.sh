@@ -48,6 +48,45 @@ for name in $(fixtures); do
 	check "$name: banner from memory = the log's Linux version line" \
 		test "$(json_get "$i" banner)" = "$logbanner"
 
+	run_hib 0 stats $R --json "$img"
+	st=$TMP/stats.json; cp "$TMP/out" "$st"
+	check "$name: stats PFN entries = kernel's need to copy" \
+		test "$(json_get "$st" pfn_entries)" = "$(sidecar "$name" need_to_copy)"
+	check "$name: stats image pages = kernel's pages copied" \
+		test "$(json_get "$st" image_pages)" = "$(sidecar "$name" pages_copied)"
+	check "$name: stats stream pages = kernel's saving pages" \
+		test "$(json_get "$st" stream_pages)" = "$(sidecar "$name" saving_pages)"
+	check "$name: stats zero-flagged = kernel's zero pages" \
+		test "$(json_get "$st" zero_flagged)" = "${zp:-0}"
+
+	# the platform the sidecar names (capture.sh: the kernel's arch,
+	# sizeof(long), page size), where it names one
+	ws=$(sidecar "$name" word_size)
+	if [ -n "$ws" ]; then
+		check "$name: word size = the writer's sizeof(long) ($ws)" \
+			test "$(json_get "$i" word_size)" = "$ws"
+	fi
+	ps=$(sidecar "$name" page_size)
+	if [ -n "$ps" ]; then
+		check "$name: page size $ps" test "$(json_get "$i" page_size)" = "$ps"
+	fi
+	# 32-bit x86 with highmem: PFNs above lowmem are in the image. The zone
+	# is the kernel's boot line, the PFNs python's own walk of the disk.
+	hz=$(sidecar "$name" highmem_zone)
+	if [ -n "$hz" ]; then
+		hlo=$(( ${hz%-*} / 4096 )) hhi=$(( ${hz#*-} / 4096 ))
+		w=$(/usr/bin/python3 "$top_srcdir/tests/pfnwalk.py" "$img" "$ws" "$hlo")
+		wv() { echo "$w" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+		check "$name: python walks the kernel's need_to_copy PFNs ($w)" \
+			test "$(wv entries)" = "$(sidecar "$name" need_to_copy)"
+		check "$name: highmem PFNs saved (>= $hlo: $(wv at_or_above))" \
+			test "$(wv at_or_above)" -gt 0
+		check "$name: highest PFN (hibimg) = python's" \
+			test "$(json_get "$i" highest_pfn)" = "$(wv highest)"
+		check "$name: highest PFN inside the HighMem zone [$hlo, $hhi]" \
+			test "$(wv highest)" -ge "$hlo" -a "$(wv highest)" -le "$hhi"
+	fi
+
 	run_hib 0 info $R "$img";            out_has "Hibernation header"
 	run_hib 0 verify $R "$img";          out_has "intact"
 	run_hib 0 dump $R "$img" header;     out_has "S1SUSPEND"

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 
 MEMLOG=$top_srcdir/tests/memmap-from-log.py
-for k in k61 k612 k612fs; do
+for k in k61 k612 k612fs i61; do
 	zstd -q -d -f "$FIX_SRC/kernels/$k.bzImage.zst" -o "$TMP/$k.bzImage" ||
 		fail "cannot unpack kernels/$k.bzImage.zst"
 done
@@ -54,11 +54,30 @@ check "96M: the image's e820_check ($img) is zlib's ($zcrc)" test "$img" = "$zcr
 for f in $(fixtures); do
 	k=$(sidecar "$f" kernel)
 	mem=$(sidecar "$f" mem)
+	arch=$(sidecar "$f" arch)
+	# riscv64 has no e820 map and its kernel is an Image: check's riscv
+	# rows are not written yet (issue 17)
+	if [ "${arch:-x86_64}" = riscv64 ]; then
+		echo "# $f: riscv64, not checked against its kernel (no riscv rows in check yet)"
+		continue
+	fi
 	case $mem in
 	64M) mm=$TMP/mm-64M ;;
 	*)   mm=$FIX_SRC/memmap/$mem ;;
 	esac
 	# shellcheck disable=SC2046
+	if [ "${arch:-x86_64}" = i386 ]; then
+		# the i386 restore record (five u32: jump_address, jump_address_phys,
+		# cr3, magic 0x12345679, e820_checksum) is not decoded yet (issue 17,
+		# arch records): until it is, check cannot tell, and says why. When
+		# it is decoded, this becomes "will resume" like the others.
+		run_hib 4 check -v --kernel "$TMP/$k.bzImage" --config "$FIX_SRC/kernels/$k.config" \
+			--memmap "$mm" "$FIX_IMG/$f.img"
+		check "$f: i386 record not decoded yet: cannot tell" grep -q '^arch-record *unknown' "$TMP/out"
+		check "$f: i386: every other row that can be told passes" \
+			test -z "$(grep -E '^[a-z-]+ +fail' "$TMP/out")"
+		continue
+	fi
 	run_hib 0 check -v $(roff "$f") --kernel "$TMP/$k.bzImage" --config "$FIX_SRC/kernels/$k.config" \
 		--memmap "$mm" "$FIX_IMG/$f.img"
 	check "$f: its own kernel on its machine: will resume" grep -qx 'will resume' "$TMP/out"

@@ -9,12 +9,17 @@
 
 MKIMAGE=${MKIMAGE:-$top_builddir/tests/mkimage}
 
-# rawcount IMG: reads an uncompressed image with its swap map, independently
-# of libhibimg, and prints "entries flagged zero_data same dup highest".
+# rawcount IMG [WORD]: reads an uncompressed image with its swap map,
+# independently of libhibimg, and prints "entries flagged zero_data same dup
+# highest". WORD: the writer's sizeof(long) (sidecar word_size, default 8):
+# swsusp_info's fields and the PFN entries are unsigned long; map entries
+# are u64 (sector_t) on both.
 rawcount() {
-	python3 - "$1" <<'EOF'
+	python3 - "$1" "${2:-8}" <<'EOF'
 import struct, sys
 f = open(sys.argv[1], 'rb')
+ws = int(sys.argv[2])
+L = 'I' if ws == 4 else 'Q'
 def page(n):
     f.seek(n * 4096); return f.read(4096)
 hdr = page(0)
@@ -26,15 +31,16 @@ while mp:
     entries += [e for e in struct.unpack_from('<511Q', m) if e]
     mp = struct.unpack_from('<Q', m, 4088)[0]
 info = page(entries[0])
-image_pages, pages = struct.unpack_from('<QQ', info, 416)
+# image_pages, pages: after num_physpages and cpus, at 416 (LP64) / 404 (ILP32)
+image_pages, pages = struct.unpack_from('<2' + L, info, 416 if ws == 8 else 404)
 meta = pages - image_pages - 1
 assert len(entries) == pages, (len(entries), pages)
 pfns = []
 for i in range(meta):
-    for v in struct.unpack('<512Q', page(entries[1 + i])):
-        if v == 0xffffffffffffffff: break
+    for v in struct.unpack('<%d%s' % (4096 // ws, L), page(entries[1 + i])):
+        if v == (1 << (8 * ws)) - 1: break
         pfns.append(v)
-flag = 1 << 63
+flag = 1 << (8 * ws - 1)
 flagged = sum(1 for v in pfns if v & flag)
 zero = same = dup = 0
 seen = set()
@@ -108,7 +114,7 @@ for name in $(fixtures0); do
 		raw=$TMP/raw.img
 		run_hib 0 recompress -f --to none --unsafe-extra-slots "$img" "$raw"
 	fi
-	set -- $(rawcount "$raw")
+	set -- $(rawcount "$raw" "$(sidecar "$name" word_size)")
 	r_entries=$1 r_flagged=$2 r_zero=$3 r_same=$4 r_dup=$5 r_high=$6
 	check "$name: python read the raw stream" test -n "$r_high"
 

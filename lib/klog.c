@@ -4,9 +4,10 @@
  * entry the line's pattern, what it means and what to check next. The
  * wording is the kernel's (kernel/power/hibernate.c, swap.c, snapshot.c,
  * arch/x86/power/hibernate.c, arch/arm64/kernel/hibernate.c,
- * security/lockdown/lockdown.c of 6.1 and 6.12), checked against the
- * serial logs of the fixtures, which real kernels wrote under QEMU. Where
- * ../shared/RESUME-NOTES.md and those kernels disagree, the kernels win:
+ * security/lockdown/lockdown.c, drivers/pmdomain/core.c of 6.1 and
+ * 6.12), checked against the serial logs of the fixtures, which real
+ * kernels wrote under QEMU. Where ../shared/RESUME-NOTES.md and those
+ * kernels disagree, the kernels win:
  * "Image not found (code N)" is pr_debug on 6.1 and 6.12 (a blank or spent
  * disk prints nothing there); "Memory map mismatch" is not in 6.1, whose
  * failure on a zero-flagged PFN list is only "resume failed (-14)"; the
@@ -68,6 +69,11 @@ static const struct klog_entry table[] = {
 	{ "hibernation-disabled", "Hibernation not available.%*", F, Q0,
 	  "hibernation is off in this kernel (nohibernate, lockdown, or memory it cannot save)",
 	  "the kernel command line (nohibernate) and /sys/kernel/security/lockdown" },
+	/* drivers/pmdomain/core.c (pr_fmt "PM: "), a late initcall on kernels
+	 * with generic power domains (riscv64's ARCH_VIRT selects them): the
+	 * rv612 fixture's boot prints it before its /init runs */
+	{ "genpd-unused", "genpd: Disabling unused power domains", P, Q0,
+	  "boot: the power domains no driver claimed are switched off; no part of hibernation or resume", NULL },
 
 	/* hibernation: the image is made and written */
 	{ "mode", "Hibernation mode set to '%s'", N, Q0,

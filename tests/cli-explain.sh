@@ -68,6 +68,7 @@ signature@PM: S\|
 not-present@Hibernation image not present or could not be loaded
 restored@Hibernation image restored successfully
 device-phase@PM: [a-z ]+ of devices complete after
+genpd-unused@PM: genpd: Disabling unused power domains
 EOF
 
 	# the numbers, against the image this log wrote (or, spent, read)

@@ -55,10 +55,17 @@ for f in $(fixtures); do
 	k=$(sidecar "$f" kernel)
 	mem=$(sidecar "$f" mem)
 	arch=$(sidecar "$f" arch)
-	# riscv64 has no e820 map and its kernel is an Image: check's riscv
-	# rows are not written yet (issue 17)
+	# riscv64: its kernel is an Image, and no machine description of the
+	# riscv64 guest (its /proc/iomem, its harts) is captured yet, so check
+	# cannot tell; the build string of the record is compared, and passes
 	if [ "${arch:-x86_64}" = riscv64 ]; then
-		echo "# $f: riscv64, not checked against its kernel (no riscv rows in check yet)"
+		zstd -q -d -f "$FIX_SRC/kernels/$k.Image.zst" -o "$TMP/$k.Image"
+		run_hib 4 check -v --kernel "$TMP/$k.Image" --config "$FIX_SRC/kernels/$k.config" "$FIX_IMG/$f.img"
+		check "$f: the record's build string is its kernel's" \
+			grep -q '^arch-record .*equals the boot kernel' "$TMP/out"
+		check "$f: no row fails" test -z "$(grep -E '^[a-z-]+ +fail' "$TMP/out")"
+		check "$f: the target is the kernel that wrote it" \
+			grep -q "release *$(sidecar "$f" kernel_release)\$" "$TMP/out"
 		continue
 	fi
 	case $mem in
@@ -67,16 +74,13 @@ for f in $(fixtures); do
 	esac
 	# shellcheck disable=SC2046
 	if [ "${arch:-x86_64}" = i386 ]; then
-		# the i386 restore record (five u32: jump_address, jump_address_phys,
-		# cr3, magic 0x12345679, e820_checksum) is not decoded yet (issue 17,
-		# arch records): until it is, check cannot tell, and says why. When
-		# it is decoded, this becomes "will resume" like the others.
-		run_hib 4 check -v --kernel "$TMP/$k.bzImage" --config "$FIX_SRC/kernels/$k.config" \
-			--memmap "$mm" "$FIX_IMG/$f.img"
-		check "$f: i386 record not decoded yet: cannot tell" grep -q '^arch-record *unknown' "$TMP/out"
-		check "$f: i386: every other row that can be told passes" \
-			test -z "$(grep -E '^[a-z-]+ +fail' "$TMP/out")"
-		continue
+		# qemu-system-i386 -cpu qemu32 has no range above 4 GiB: its map
+		# (6 entries) is not qemu64's (7, with 0xfd00000000 reserved), and
+		# memmap/ holds qemu64's. The machine is the fixture's own
+		# BIOS-e820 lines (the derivation proven above).
+		mm=$TMP/mm-$f
+		rm -rf "$mm"
+		python3 "$MEMLOG" "$FIX_SRC/$f.log" "$mm"
 	fi
 	run_hib 0 check -v $(roff "$f") --kernel "$TMP/$k.bzImage" --config "$FIX_SRC/kernels/$k.config" \
 		--memmap "$mm" "$FIX_IMG/$f.img"

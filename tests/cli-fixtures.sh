@@ -41,6 +41,10 @@ for name in $(fixtures); do
 	# ktag_pagesize), which the guest's mkswap used: 4096 where not stated
 	ps=$(sidecar "$name" page_size); ps=${ps:-4096}
 	check "$name: page size $ps" test "$(json_get "$i" page_size)" = "$ps"
+	# the kernel's own figures agree with that page size: Wrote = saving
+	# pages x PS / 1024 (two lines of its log, no hibimg)
+	check "$name: the kernel's Wrote kbytes = saving pages x $ps / 1024" \
+		test "$(sidecar "$name" wrote_kbytes)" = $(( $(sidecar "$name" saving_pages) * ps / 1024 ))
 	arch=$(sidecar "$name" arch)
 	if [ -n "$arch" ]; then
 		check "$name: arch record $arch" test "$(json_get "$i" arch)" = "$arch"

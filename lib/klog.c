@@ -84,6 +84,14 @@ static const struct klog_entry table[] = {
 	  "the kernel left the hibernation path: after a resume the restored system runs on; after a failed hibernation the one that tried runs on",
 	  NULL },
 	{ "bitmaps", "Basic memory bitmaps %s", P, Q0, "the snapshot's page bitmaps were set up or freed", NULL },
+	/* arm64 (arch/arm64/kernel/hibernate.c): the CPU whose MPIDR the
+	 * record keeps as sleep_cpu_mpidr (the fixtures' arm* logs) */
+	{ "arm64-hibernating-cpu", "Hibernating on CPU %d [mpidr:0x%x]", P, Q0,
+	  "arm64: the image is saved on this CPU; its MPIDR goes into the restore record (sleep_cpu_mpidr), which the boot kernel must know",
+	  NULL },
+	{ "arm64-hibernated-cpu", "Hibernated on CPU %d [mpidr:0x%x]", N, Q0,
+	  "arm64, resume: the record names the CPU that saved the image and the boot's logical number for it (-22: not one of the boot's CPUs)",
+	  NULL },
 	{ "marking-nosave", "Marking nosave pages: %*", P, Q0, "ranges the snapshot skips", NULL },
 	{ "preallocating", "Preallocating image memory", P, Q0,
 	  "the kernel reserves memory for the snapshot, swapping out or dropping caches down to /sys/power/image_size",

@@ -505,11 +505,16 @@ static void e820_sums(struct hib_target *t)
 	t->info.have_e820 = 1;
 }
 
-/* Whole pages of [a, b] (inclusive) as [s, e) PFNs; false if none. */
-static bool pages_of(uint64_t a, uint64_t b, uint64_t *s, uint64_t *e)
+/*
+ * Whole pages of [a, b] (inclusive) as [s, e) PFNs of ps bytes; false if
+ * none. ps is the target kernel's PAGE_SIZE: get_num_physpages() counts
+ * its pages, which is what an image's num_physpages is compared with
+ * (a 64K-page arm64 kernel on 128 MiB counts 2048, not 32768).
+ */
+static bool pages_of(uint64_t a, uint64_t b, uint64_t ps, uint64_t *s, uint64_t *e)
 {
-	*s = a / 4096 + (a % 4096 != 0);
-	*e = b / 4096 + (b % 4096 == 4095);
+	*s = a / ps + (a % ps != 0);
+	*e = b / ps + (b % ps == ps - 1);
 	return *e > *s;
 }
 
@@ -537,6 +542,8 @@ static bool arm64_nomap(const struct hib_target *t, size_t i)
 size_t hib_memmap_ram_pfns(const struct hib_target *t, uint64_t (*r)[2], size_t cap)
 {
 	bool fw = firmware_table(t->info.mem_from);
+	/* unknown until a kernel file or config names it: 4 KiB, as x86 has */
+	uint64_t ps = t->info.page_size ? t->info.page_size : 4096;
 	size_t i, n = 0;
 
 	for (i = 0; i < t->n_mem && n + 2 <= cap; i++) {
@@ -549,13 +556,13 @@ size_t hib_memmap_ram_pfns(const struct hib_target *t, uint64_t (*r)[2], size_t 
 		if (a > b)
 			continue;
 		if (fw && a < 0x100000 && b >= 0xa0000) {
-			if (a < 0xa0000 && pages_of(a, 0x9ffff, &r[n][0], &r[n][1]))
+			if (a < 0xa0000 && pages_of(a, 0x9ffff, ps, &r[n][0], &r[n][1]))
 				n++;
-			if (b >= 0x100000 && pages_of(0x100000, b, &r[n][0], &r[n][1]))
+			if (b >= 0x100000 && pages_of(0x100000, b, ps, &r[n][0], &r[n][1]))
 				n++;
 			continue;
 		}
-		if (pages_of(a, b, &r[n][0], &r[n][1]))
+		if (pages_of(a, b, ps, &r[n][0], &r[n][1]))
 			n++;
 	}
 	return n;

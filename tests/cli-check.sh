@@ -51,6 +51,18 @@ print("0x%08x" % find(json.load(open(sys.argv[1]))))' "$TMP/info.json")
 check "96M: the image's e820_check ($img) is zlib's ($zcrc)" test "$img" = "$zcrc"
 
 # --- each image, its own kernel, its own machine: will resume ------------------
+# arm64 (the minimal kernels, booted with a device tree): the machine from
+# the fixture's own log, its "node 0: [mem A-B]" lines as /proc/iomem's
+# System RAM and the MPIDRs of its "Booting Linux on physical CPU" and
+# "Booted secondary processor" lines as --cpus
+arm64_machine() {  # arm64_machine NAME -> $TMP/NAME.iomem, prints the cpus
+	tr -d '\r' <"$FIX_SRC/$1.log" |
+		sed -n 's/.*node *[0-9]*: \[mem 0x\([0-9a-f]*\)-0x\([0-9a-f]*\)\].*/\1-\2 : System RAM/p' |
+		sort -u >"$TMP/$1.iomem"
+	tr -d '\r' <"$FIX_SRC/$1.log" |
+		sed -n 's/.*\(physical CPU\|secondary processor\) 0x\([0-9a-f]*\) .*/\2/p' |
+		sort -u | while read -r m; do printf '0x%x\n' "0x$m"; done | paste -sd, -
+}
 for f in $(fixtures); do
 	k=$(sidecar "$f" kernel)
 	mem=$(sidecar "$f" mem)
@@ -66,6 +78,21 @@ for f in $(fixtures); do
 		check "$f: no row fails" test -z "$(grep -E '^[a-z-]+ +fail' "$TMP/out")"
 		check "$f: the target is the kernel that wrote it" \
 			grep -q "release *$(sidecar "$f" kernel_release)\$" "$TMP/out"
+		rm -f "$TMP/$k.Image"
+		continue
+	elif [ "${arch:-x86_64}" = arm64 ]; then
+		zstd -q -d -f "$FIX_SRC/kernels/$k.Image.zst" -o "$TMP/$k.Image" ||
+			fail "cannot unpack kernels/$k.Image.zst"
+		cpus=$(arm64_machine "$f")
+		check "$f: System RAM from the log" test -s "$TMP/$f.iomem"
+		run_hib 0 check -v --kernel "$TMP/$k.Image" --config "$FIX_SRC/kernels/$k.config" \
+			--iomem "$TMP/$f.iomem" --cpus "$cpus" "$FIX_IMG/$f.img"
+		check "$f: its own kernel on its machine ($cpus): will resume" grep -qx 'will resume' "$TMP/out"
+		check "$f: the target is the kernel that wrote it" \
+			grep -q "release *$(sidecar "$f" kernel_release)\$" "$TMP/out"
+		check "$f: the target's page size is the image's" \
+			grep -q "page size *$(sidecar "$f" page_size)\$" "$TMP/out"
+		rm -f "$TMP/$k.Image"
 		continue
 	fi
 	case $mem in

@@ -37,6 +37,24 @@ for name in $(fixtures); do
 	run_hib 0 info $R --json "$img"
 	i=$TMP/info.json; cp "$TMP/out" "$i"
 	check "$name: kind" test "$(json_get "$i" kind)" = swsusp
+	# the page size the kernel was built with (its tag, fixtures/common.sh
+	# ktag_pagesize), which the guest's mkswap used: 4096 where not stated
+	ps=$(sidecar "$name" page_size); ps=${ps:-4096}
+	check "$name: page size $ps" test "$(json_get "$i" page_size)" = "$ps"
+	# the kernel's own figures agree with that page size: Wrote = saving
+	# pages x PS / 1024 (two lines of its log, no hibimg)
+	check "$name: the kernel's Wrote kbytes = saving pages x $ps / 1024" \
+		test "$(sidecar "$name" wrote_kbytes)" = $(( $(sidecar "$name" saving_pages) * ps / 1024 ))
+	arch=$(sidecar "$name" arch)
+	if [ -n "$arch" ]; then
+		check "$name: arch record $arch" test "$(json_get "$i" arch)" = "$arch"
+	fi
+	mpidr=$(sidecar "$name" hibernating_mpidr)
+	if [ -n "$mpidr" ]; then
+		# the kernel's "Hibernating on CPU N [mpidr:0x...]" against the record
+		check "$name: sleep_cpu_mpidr = the kernel's $mpidr" \
+			test "$(printf '0x%x' "$(json_get "$i" sleep_cpu_mpidr)")" = "$mpidr"
+	fi
 	check "$name: compression" \
 		test "$(json_get "$i" compression)" = "$(sidecar "$name" compression)"
 	check "$name: release from memory" \
@@ -48,6 +66,8 @@ for name in $(fixtures); do
 	check "$name: banner from memory = the log's Linux version line" \
 		test "$(json_get "$i" banner)" = "$logbanner"
 
+	# stats on every fixture (cli-stats.sh also checks the 4 KiB ones against
+	# python's own count of the raw stream)
 	run_hib 0 stats $R --json "$img"
 	st=$TMP/stats.json; cp "$TMP/out" "$st"
 	check "$name: stats PFN entries = kernel's need to copy" \
@@ -58,17 +78,19 @@ for name in $(fixtures); do
 		test "$(json_get "$st" stream_pages)" = "$(sidecar "$name" saving_pages)"
 	check "$name: stats zero-flagged = kernel's zero pages" \
 		test "$(json_get "$st" zero_flagged)" = "${zp:-0}"
+	total=0
+	for k in zero_flagged zero_data same_filled duplicate other; do
+		total=$((total + $(json_get "$st" $k)))
+	done
+	check "$name: stats classes add up to the kernel's need to copy" \
+		test "$total" = "$(sidecar "$name" need_to_copy)"
 
-	# the platform the sidecar names (capture.sh: the kernel's arch,
-	# sizeof(long), page size), where it names one
+	# the word size the sidecar names (capture.sh: the kernel's
+	# sizeof(long)), where it names one; the page size is checked above
 	ws=$(sidecar "$name" word_size)
 	if [ -n "$ws" ]; then
 		check "$name: word size = the writer's sizeof(long) ($ws)" \
 			test "$(json_get "$i" word_size)" = "$ws"
-	fi
-	ps=$(sidecar "$name" page_size)
-	if [ -n "$ps" ]; then
-		check "$name: page size $ps" test "$(json_get "$i" page_size)" = "$ps"
 	fi
 	# 32-bit x86 with highmem: PFNs above lowmem are in the image. The zone
 	# is the kernel's boot line, the PFNs python's own walk of the disk.
@@ -104,7 +126,7 @@ for name in $(fixtures); do
 	first=$(awk 'NR==1 {print $2}' "$TMP/out")
 	run_hib 0 dump $R "$img" page "$first"; out_has "|"
 	run_hib 0 dump $R -f -O "$TMP/page" "$img" page "$first"
-	check "$name: raw page is one page" test "$(stat -c %s "$TMP/page")" = 4096
+	check "$name: raw page is one page of $ps bytes" test "$(stat -c %s "$TMP/page")" = "$ps"
 
 	after=$(sha256sum <"$img")
 	check "$name: input unchanged" test "$before" = "$after"

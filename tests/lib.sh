@@ -90,12 +90,23 @@ fixtures() {
 	done
 }
 
-# fixtures0: only those whose resume page is page 0 (scripts that walk the
-# raw disk themselves assume it)
+# fixtures0: only those whose resume page is page 0 and whose pages are
+# 4 KiB (scripts that walk the raw disk themselves assume both); the x86
+# ones first, so that "the first fixture" stays the one it was before the
+# arm64 fixtures came
 fixtures0() {
 	for f in $(fixtures); do
-		grep -q '^resume_offset=' "$FIX_SRC/$f.expect" || echo "$f"
+		grep -q '^resume_offset=' "$FIX_SRC/$f.expect" && continue
+		grep -q '^page_size=' "$FIX_SRC/$f.expect" &&
+			! grep -qx 'page_size=4096' "$FIX_SRC/$f.expect" && continue
+		grep -q '^arch=' "$FIX_SRC/$f.expect" || echo "$f"
 	done
+	for f in $(fixtures); do
+		grep -q '^resume_offset=' "$FIX_SRC/$f.expect" && continue
+		grep -qx 'page_size=4096' "$FIX_SRC/$f.expect" &&
+			grep -q '^arch=' "$FIX_SRC/$f.expect" && echo "$f"
+	done
+	return 0
 }
 
 spent_fixtures() {

@@ -4,9 +4,11 @@
 (the oracle for recompress's slot choice, in tests/ and fixtures/).
 
 An image's slots = page 0 (resume page) + every swap-map page of the chain
-starting at swsusp_header.image (u64 at byte 4064) + every non-zero entry of
-those map pages (struct swap_map_page: 511 u64 entries, then u64 next_swap).
-4 KiB pages, little-endian, resume page at page 0. Counts exclude page 0.
+starting at swsusp_header.image (u64 at byte PS-32) + every non-zero entry of
+those map pages (struct swap_map_page: PS/8-1 u64 entries, then u64 next_swap).
+PS = the page size the area was made with: the one of 4, 16 and 64 KiB whose
+last 10 bytes of page 0 hold a swap or hibernation signature (as libblkid
+finds it). Little-endian, resume page at page 0. Counts exclude page 0.
 
   swapslots.py outside IMG        image=N nonzero_outside=M first_nonzero_outside=P
   swapslots.py compare SRC OUT    bytes outside SRC's image that changed, SRC
@@ -23,35 +25,49 @@ import shutil
 import struct
 import sys
 
-PG = 4096
-Z = bytes(PG)
+PG = None
+SIGS = (b'SWAPSPACE2', b'SWAP-SPACE', b'S1SUSPEND\0', b'S2SUSPEND\0',
+        b'ULSUSPEND\0', b'LINHIB0001')
+
+
+def page_size(d):
+    ps = [p for p in (4096, 16384, 65536) if d[p - 10:p] in SIGS]
+    if len(ps) != 1:
+        sys.exit('no single page size with a signature at PS-10: %s' % ps)
+    return ps[0]
 
 
 def load(p):
+    global PG
     with open(p, 'rb') as f:
-        return f.read()
+        d = f.read()
+    ps = page_size(d)
+    if PG is not None and ps != PG:
+        sys.exit('%s: page size %d, not %d' % (p, ps, PG))
+    PG = ps
+    return d
 
 
 def image_slots(d):
     n = len(d) // PG
     s = {0}
-    m = struct.unpack_from('<Q', d, 4064)[0]
+    m = struct.unpack_from('<Q', d, PG - 32)[0]
     while m:
         if m in s or m >= n:
             sys.exit('bad swap-map chain at page %d' % m)
         s.add(m)
-        e = struct.unpack_from('<512Q', d, m * PG)
-        for x in e[:511]:
+        e = struct.unpack_from('<%dQ' % (PG // 8), d, m * PG)
+        for x in e[:-1]:
             if x:
                 if x >= n:
                     sys.exit('map entry %d beyond the disk' % x)
                 s.add(x)
-        m = e[511]
+        m = e[-1]
     return s
 
 
 def nz(d, p):
-    return d[p * PG:(p + 1) * PG] != Z
+    return d[p * PG:(p + 1) * PG] != bytes(PG)
 
 
 def outside(img):

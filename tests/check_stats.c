@@ -25,16 +25,15 @@
 #include <unistd.h>
 
 #define PS 4096u
-#define EPM 511u
 
 static char fixtures[FIXTURES_MAX][64];
 static size_t nfixtures;
 
 /* swap_write_page()'s count for E written pages: a map page to start,
  * another each time one fills, also right after the last entry. */
-static uint64_t kernel_map_pages(uint64_t E)
+static uint64_t kernel_map_pages(uint64_t E, unsigned int ps)
 {
-	return E / EPM + 1;
+	return E / (ps / 8 - 1) + 1;
 }
 
 static struct hib_stats *stats_of(struct hib_image *img, int no_compress)
@@ -248,8 +247,8 @@ START_TEST(sizing_matches_kernel_chain)
 		      "%s: sized %llu slots, the kernel's chain has %llu", name,
 		      (unsigned long long)in->image_slots,
 		      (unsigned long long)raw_image_slots(path));
-	ck_assert_uint_eq(in->image_map_pages, kernel_map_pages(E));
-	ck_assert_uint_eq(in->image_slots, E + kernel_map_pages(E));
+	ck_assert_uint_eq(in->image_map_pages, kernel_map_pages(E, fx_page_size(name)));
+	ck_assert_uint_eq(in->image_slots, E + kernel_map_pages(E, fx_page_size(name)));
 	hib_stats_free(st);
 	hib_image_free(img);
 }
@@ -270,8 +269,8 @@ static void check_codec(struct hib_image *img, const struct hib_stats *st,
 	uint64_t E = 1 + cd->disk_pages;
 
 	ck_assert_uint_gt(cd->disk_pages, 0);
-	ck_assert_uint_eq(cd->map_pages, kernel_map_pages(E));
-	ck_assert_uint_eq(cd->slots, E + kernel_map_pages(E));
+	ck_assert_uint_eq(cd->map_pages, kernel_map_pages(E, hib_image_header(img)->page_size));
+	ck_assert_uint_eq(cd->slots, E + kernel_map_pages(E, hib_image_header(img)->page_size));
 	snprintf(out, sizeof(out), "%s/out.img", tmpdir);
 	ck_assert_msg(hib_recompress(img, out, &ro, &res) == HIB_OK, "%s",
 		      hib_image_error(img));
@@ -349,7 +348,7 @@ static void check_built(uint64_t n)
 	free(pfns);
 	E = 1 + (n * 8 + PS - 1) / PS + n;
 	walked = raw_image_slots(path);
-	ck_assert_uint_eq(walked, E + kernel_map_pages(E));
+	ck_assert_uint_eq(walked, E + kernel_map_pages(E, PS));
 
 	img = hib_image_new();
 	ck_assert_int_eq(hib_image_open(img, path), HIB_OK);
@@ -360,7 +359,7 @@ static void check_built(uint64_t n)
 	ck_assert_msg(in->image_slots == walked, "E=%llu: sized %llu slots, chain %llu",
 		      (unsigned long long)E, (unsigned long long)in->image_slots,
 		      (unsigned long long)walked);
-	ck_assert_uint_eq(in->image_map_pages, kernel_map_pages(E));
+	ck_assert_uint_eq(in->image_map_pages, kernel_map_pages(E, PS));
 	snprintf(out, sizeof(out), "%s/out.img", tmpdir);
 	ck_assert_int_eq(hib_recompress(img, out, &ro, &res), HIB_OK);
 	ck_assert_uint_eq(res.slots_needed, in->image_slots);

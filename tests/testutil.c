@@ -167,6 +167,18 @@ uint64_t fx_offset(const char *name)
 	return strtoull(sidecar_get(&sc, "resume_offset"), NULL, 10);
 }
 
+/* Sidecar page_size= (the kernel's PAGE_SIZE): 4096 where it names none. */
+unsigned int fx_page_size(const char *name)
+{
+	struct sidecar sc;
+	char path[512];
+
+	fixture_src(path, sizeof(path), name, "expect");
+	if (sidecar_load(path, &sc) || !sidecar_has(&sc, "page_size"))
+		return 4096;
+	return (unsigned int)strtoul(sidecar_get(&sc, "page_size"), NULL, 10);
+}
+
 int open_at(struct hib_image *img, const char *path, uint64_t off)
 {
 	if (off)
@@ -275,25 +287,33 @@ uint64_t test_le64(const unsigned char *p)
 
 uint64_t raw_image_slots(const char *path)
 {
-	enum { PS = 4096, EPM = 511 };
+	/* the page size is where the signature is: the last 10 bytes of the
+	 * area's first page, a page of the writer's size */
+	static const unsigned int sizes[] = { 4096, 16384, 65536 };
 	FILE *f = fopen(path, "rb");
-	unsigned char pg[PS];
+	unsigned char *pg = malloc(65536);
 	uint64_t m, slots = 0, guard = 0;
-	unsigned int k;
+	unsigned int k, ps = 0, epm, i;
 
 	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(fread(pg, 1, PS, f), PS);
-	ck_assert_int_eq(memcmp(pg + PS - 10, "S1SUSPEND", 9), 0);
-	m = test_le64(pg + PS - 32);
+	ck_assert_ptr_nonnull(pg);
+	ck_assert_int_eq(fread(pg, 1, 65536, f), 65536);
+	for (i = 0; i < 3 && !ps; i++)
+		if (!memcmp(pg + sizes[i] - 10, "S1SUSPEND", 9))
+			ps = sizes[i];
+	ck_assert_msg(ps, "%s: no S1SUSPEND at the end of a 4K, 16K or 64K first page", path);
+	epm = ps / 8 - 1;
+	m = test_le64(pg + ps - 32);
 	while (m) {
 		ck_assert_uint_lt(guard++, 1u << 20);
-		ck_assert_int_eq(fseeko(f, (off_t)(m * PS), SEEK_SET), 0);
-		ck_assert_int_eq(fread(pg, 1, PS, f), PS);
+		ck_assert_int_eq(fseeko(f, (off_t)(m * ps), SEEK_SET), 0);
+		ck_assert_int_eq(fread(pg, 1, ps, f), ps);
 		slots++;
-		for (k = 0; k < EPM; k++)
+		for (k = 0; k < epm; k++)
 			slots += test_le64(pg + 8 * k) != 0;
-		m = test_le64(pg + 8 * EPM);
+		m = test_le64(pg + 8 * epm);
 	}
+	free(pg);
 	fclose(f);
 	return slots;
 }

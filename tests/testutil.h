@@ -40,6 +40,8 @@ int fixtures_setup(char names[FIXTURES_MAX][64], size_t *n,
 struct hib_image;
 /* Sidecar resume_offset= (swap files): where the resume page is; 0 if none. */
 uint64_t fx_offset(const char *name);
+/* Sidecar page_size=, 4096 where absent. */
+unsigned int fx_page_size(const char *name);
 /* hib_image_open() at resume page off (0: the default). */
 int open_at(struct hib_image *img, const char *path, uint64_t off);
 
@@ -56,8 +58,8 @@ uint64_t test_le64(const unsigned char *p);
 /* A swap header page as mkswap writes it (union swap_header). */
 void mkswap_page(unsigned char *pg, unsigned int ps);
 
-/* Map pages plus non-zero entries of the swap-map chain a 4 KiB image at
- * page 0 names: every slot it takes but the resume page, walked here from
+/* Map pages plus non-zero entries of the swap-map chain an image at page 0
+ * names (4K, 16K or 64K pages): every slot it takes but the resume page, walked here from
  * the raw file, independently of the library. */
 uint64_t raw_image_slots(const char *path);
 

@@ -48,15 +48,36 @@ base_fixtures0() {  # every fixtures0 image: one instance of the case each
 }
 
 # one instance per page size and word size: the COMP fixture (4K pages,
-# 8-byte words, a real kernel's) and tests/mkimage's 16K, 64K and 4-byte
-# word images of its pages, built once per run of the driver
+# 8-byte words, a real kernel's), then for 16K, 64K and 4-byte words the
+# real kernel's fixture of that layout written with COMP (arm612-16k-lzo,
+# i61-lzo, ...), else tests/mkimage's COMP image of the pages of that
+# layout's real fixture (so the arch record stays the kernel's), else of
+# the COMP fixture's; mkimage images are built once per run of the driver
 MKIMAGE=${MKIMAGE:-$top_builddir/tests/mkimage}
+layout_fixture() {  # layout_fixture PS WORD [COMP]: a fixture at page 0 of that layout
+	for f in $(fixtures); do
+		e=$FIX_SRC/$f.expect
+		grep -q '^resume_offset=' "$e" && continue
+		[ "$(sidecar "$f" page_size)" = "$1" ] || continue
+		w=$(sidecar "$f" word_size)   # the arm64 sidecars predate word_size=
+		[ "${w:-8}" = "$2" ] || continue
+		[ -z "${3:-}" ] || [ "$(sidecar "$f" compression)" = "$3" ] || continue
+		echo "$f"; return 0
+	done
+	return 1
+}
 base_layouts() {  # base_layouts COMP
 	base_fixture "$1" || return 1
 	for lay in 16384:8 65536:8 4096:4; do
-		o=$TMP/layout-${lay%:*}-${lay#*:}-$1.img
-		[ -f "$o" ] || "$MKIMAGE" --pages 300 --zero-share 0.2 --page-size "${lay%:*}" \
-			--word-size "${lay#*:}" --to "$1" "$o" "$(base_fixture "$1")" >/dev/null || return 1
+		ps=${lay%:*} ws=${lay#*:}
+		if f=$(layout_fixture "$ps" "$ws" "$1"); then
+			echo "$FIX_IMG/$f.img"; continue
+		fi
+		src=$(base_fixture "$1")
+		! f=$(layout_fixture "$ps" "$ws") || src=$FIX_IMG/$f.img
+		o=$TMP/layout-$ps-$ws-$1.img
+		[ -f "$o" ] || "$MKIMAGE" --pages 300 --zero-share 0.2 --page-size "$ps" \
+			--word-size "$ws" --to "$1" "$o" "$src" >/dev/null || return 1
 		echo "$o"
 	done
 }

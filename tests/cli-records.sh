@@ -24,15 +24,6 @@ valid() {
 }
 # kv FILE KEY: what mkrecord.py wrote
 kv() { sed -n "s/^$2=//p" "$1" | head -1; }
-row() {
-	python3 -c 'import json,sys
-for r in json.load(open(sys.argv[1]))["check"]["checks"]:
-    if r["check"] == sys.argv[2]:
-        v = r.get(sys.argv[3]); print("" if v is None else v)' "$1" "$2" "$3"
-}
-top() {
-	python3 -c 'import json,sys; v = json.load(open(sys.argv[1]))["check"].get(sys.argv[2]); print("" if v is None else v)' "$1" "$2"
-}
 
 # --- info: each field as written ---------------------------------------------
 # KIND ARCH FIELDS...
@@ -167,28 +158,28 @@ $MK i386 "$TMP/i386-96M.img" "$zcrc" >/dev/null
 "$HIBIMG" check -J --kernel "$TMP/vmlinux-61" --memmap "$FIX_SRC/memmap/96M" "$TMP/i386-96M.img" >"$TMP/out" 2>&1
 valid doc-check "check of an i386 image"
 check "i386, 6.1, the e820 CRC-32 of its machine: arch-record pass" \
-	test "$(row "$TMP/out" arch-record result)" = pass
+	test "$(check_row "$TMP/out" arch-record result)" = pass
 check "i386: the target kernel is i386" \
 	test "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["check"]["target"]["target_arch"])' "$TMP/out")" = i386
 check "i386: the detail names zlib's CRC-32 ($zcrc)" \
 	grep -q "e820 CRC-32 $zcrc equals the boot's firmware map" "$TMP/out"
 "$HIBIMG" check -J --kernel "$TMP/vmlinux-61" --memmap "$FIX_SRC/memmap/128M" "$TMP/i386-96M.img" >"$TMP/out" 2>&1
-check "i386, another machine's map: arch-record fail" test "$(row "$TMP/out" arch-record result)" = fail
+check "i386, another machine's map: arch-record fail" test "$(check_row "$TMP/out" arch-record result)" = fail
 check "i386, another map: the kernel's line" \
-	test "$(row "$TMP/out" arch-record kernel_message)" = 'Hibernate inconsistent memory map detected!'
+	test "$(check_row "$TMP/out" arch-record kernel_message)" = 'Hibernate inconsistent memory map detected!'
 "$HIBIMG" check -J --kernel "$TMP/vmlinux-61" --memmap "$FIX_SRC/memmap/96M" "$TMP/i386-md5.img" >"$TMP/out" 2>&1
-check "i386 MD5-era record, 6.1 kernel: arch-record fail" test "$(row "$TMP/out" arch-record result)" = fail
+check "i386 MD5-era record, 6.1 kernel: arch-record fail" test "$(check_row "$TMP/out" arch-record result)" = fail
 check "i386 MD5-era record: the kernel's line" \
-	test "$(row "$TMP/out" arch-record kernel_message)" = 'Unrecognized hibernate image header format!'
+	test "$(check_row "$TMP/out" arch-record kernel_message)" = 'Unrecognized hibernate image header format!'
 "$HIBIMG" check -J --kernel "$TMP/vmlinux-418" "$TMP/i386-md5.img" >"$TMP/out" 2>&1
 check "i386 record, a 4.18 kernel (the i386 record's release not pinned): unknown" \
-	test "$(row "$TMP/out" arch-record result)" = unknown
+	test "$(check_row "$TMP/out" arch-record result)" = unknown
 "$HIBIMG" check -J --kernel "$TMP/vmlinux-414" "$TMP/i386-md5.img" >"$TMP/out" 2>&1
-check "i386 record, a 4.14 kernel (no i386 record): fail" test "$(row "$TMP/out" arch-record result)" = fail
+check "i386 record, a 4.14 kernel (no i386 record): fail" test "$(check_row "$TMP/out" arch-record result)" = fail
 check "i386 record, 4.14: check_image_kernel()'s line" \
-	test "$(row "$TMP/out" arch-record kernel_message)" = 'PM: hibernation: Image mismatch: kernel version'
+	test "$(check_row "$TMP/out" arch-record kernel_message)" = 'PM: hibernation: Image mismatch: kernel version'
 "$HIBIMG" check -J --kernel "$TMP/vmlinux-61" "$TMP/arm64.img" >"$TMP/out" 2>&1
-check "an arm64 image, an i386 kernel: arch-record fail" test "$(row "$TMP/out" arch-record result)" = fail
+check "an arm64 image, an i386 kernel: arch-record fail" test "$(check_row "$TMP/out" arch-record result)" = fail
 
 # --- check: riscv64 --------------------------------------------------------------
 # riscv_image OUT UTS: a riscv Image (Documentation/arch/riscv/boot-image-header.rst:
@@ -206,21 +197,21 @@ riscv_image "$TMP/rvImage" "$UTS"
 riscv_image "$TMP/rvImage-other" '#1 SMP Debian 6.12.117-1~deb12u1 (2026-11-21)'
 "$HIBIMG" check -J --kernel "$TMP/rvImage" "$TMP/riscv64.img" >"$TMP/out" 2>&1
 valid doc-check "check of a riscv64 image"
-check "riscv64, no CPU list: arch-record unknown" test "$(row "$TMP/out" arch-record result)" = unknown
+check "riscv64, no CPU list: arch-record unknown" test "$(check_row "$TMP/out" arch-record result)" = unknown
 check "riscv64, no CPU list: the hart is named" grep -q "saved on the CPU with hart ID 0x3" "$TMP/out"
 "$HIBIMG" check -J --kernel "$TMP/rvImage" --cpus 0x0,0x3 "$TMP/riscv64.img" >"$TMP/out" 2>&1
-check "riscv64, hart 3 listed: arch-record pass" test "$(row "$TMP/out" arch-record result)" = pass
+check "riscv64, hart 3 listed: arch-record pass" test "$(check_row "$TMP/out" arch-record result)" = pass
 "$HIBIMG" check -J --kernel "$TMP/rvImage" --cpus 0x0,0x1 "$TMP/riscv64.img" >"$TMP/out" 2>&1
-check "riscv64, hart 3 not listed: arch-record fail" test "$(row "$TMP/out" arch-record result)" = fail
+check "riscv64, hart 3 not listed: arch-record fail" test "$(check_row "$TMP/out" arch-record result)" = fail
 check "riscv64, hart not listed: riscv's line (no pr_fmt)" \
-	test "$(row "$TMP/out" arch-record kernel_message)" = 'Hibernated on a CPU not known to this kernel!'
+	test "$(check_row "$TMP/out" arch-record kernel_message)" = 'Hibernated on a CPU not known to this kernel!'
 "$HIBIMG" check -J --kernel "$TMP/rvImage-other" --cpus 0x3 "$TMP/riscv64.img" >"$TMP/out" 2>&1
-check "riscv64, another build: arch-record fail" test "$(row "$TMP/out" arch-record result)" = fail
+check "riscv64, another build: arch-record fail" test "$(check_row "$TMP/out" arch-record result)" = fail
 check "riscv64, another build: riscv's line" \
-	test "$(row "$TMP/out" arch-record kernel_message)" = 'Hibernate image not generated by this kernel!'
+	test "$(check_row "$TMP/out" arch-record kernel_message)" = 'Hibernate image not generated by this kernel!'
 "$HIBIMG" check -J --kernel "$TMP/rvImage" --cpus 0x101 "$TMP/arm64.img" >"$TMP/out" 2>&1
-check "an arm64 image, a riscv64 kernel: arch-record fail" test "$(row "$TMP/out" arch-record result)" = fail
+check "an arm64 image, a riscv64 kernel: arch-record fail" test "$(check_row "$TMP/out" arch-record result)" = fail
 "$HIBIMG" check -J --kernel "$TMP/rvImage" "$TMP/neither.img" >"$TMP/out" 2>&1
-check "a record of neither: arch-record unknown" test "$(row "$TMP/out" arch-record result)" = unknown
+check "a record of neither: arch-record unknown" test "$(check_row "$TMP/out" arch-record result)" = unknown
 
 finish

@@ -71,6 +71,18 @@ out_has() {
 	fi
 }
 
+# check_row FILE CHECK KEY: KEY of the row named CHECK in a `check -J` document
+check_row() {
+	python3 -c 'import json,sys
+for r in json.load(open(sys.argv[1]))["check"]["checks"]:
+    if r["check"] == sys.argv[2]:
+        v = r.get(sys.argv[3]); print("" if v is None else v)' "$1" "$2" "$3"
+}
+# check_top FILE KEY: a top-level key of a `check -J` document
+check_top() {
+	python3 -c 'import json,sys; v = json.load(open(sys.argv[1]))["check"].get(sys.argv[2]); print("" if v is None else v)' "$1" "$2"
+}
+
 # json_get FILE KEY: the value of KEY in the first object of the top array.
 json_get() {
 	python3 -c 'import json,sys

@@ -25,12 +25,7 @@ need() { command -v "$1" >/dev/null 2>&1 || apt-get install -y --no-install-reco
 need crash crash
 $PY -c 'import drgn' 2>/dev/null || apt-get install -y --no-install-recommends python3-drgn >&2
 
-FAILS=0
-PASSES=0
-ok()   { PASSES=$((PASSES + 1)); echo "PASS $*"; }
-bad()  { FAILS=$((FAILS + 1)); echo "FAIL $*"; }
-section() { echo; echo "=== $* ==="; }
-indent() { sed 's/^/    /'; }
+. "$HERE/report.sh"
 
 # crash from Debian trixie, unmodified, in a minimal chroot kept in the cache.
 TRIXIE=$FDIR/trixie/root

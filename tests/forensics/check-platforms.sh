@@ -46,12 +46,7 @@ DBG_DIR=$CACHE/records/a61
 
 $PY -c 'import drgn' 2>/dev/null || apt-get install -y --no-install-recommends python3-drgn >&2
 
-FAILS=0
-PASSES=0
-ok()   { PASSES=$((PASSES + 1)); echo "PASS $*"; }
-bad()  { FAILS=$((FAILS + 1)); echo "FAIL $*"; }
-section() { echo; echo "=== $* ==="; }
-indent() { sed 's/^/    /'; }
+. "$HERE/report.sh"
 kv() { sed -n "s/^$2=//p" "$1" | head -n1; }
 
 # platform NAME -> drgn arch, ELF class, e_machine (include/uapi/linux/elf-em.h)

@@ -292,23 +292,26 @@ static bool kmap_x86_64(struct ex *x)
 }
 
 /* arm64: __pa_symbol(v) = v - kimage_voffset (arch/arm64/include/asm/
- * memory.h). VMCOREINFO gives no image size, so the window is what it
- * names inside the image: _stext up to the end of swapper_pg_dir, text and
- * rodata (vmlinux.lds.S puts swapper_pg_dir after them, before
- * __init_begin); past it the kernel's VA range is vmalloc space, which an
- * alias would misread. */
-static bool kmap_arm64(struct ex *x)
+ * memory.h); riscv64: kernel_mapping_va_to_pa(v) = v - va_kernel_pa_offset
+ * (arch/riscv/include/asm/page.h, not XIP), VMCOREINFO's
+ * NUMBER(va_kernel_pa_offset). VMCOREINFO gives no image size, so the
+ * window is what it names inside the image: _stext up to the end of
+ * swapper_pg_dir, text, rodata and data (arm64's vmlinux.lds.S puts
+ * swapper_pg_dir after text and rodata, before __init_begin; riscv's is in
+ * its page-aligned bss, after data); past it arm64's kernel VA range is
+ * vmalloc space, which an alias would misread. */
+static bool kmap_offset(struct ex *x, const char *key, unsigned int pa_bits)
 {
 	uint64_t voff, stext, pgd;
 
-	if (!hib_vmci_lx(x->vmci, x->ps, "NUMBER(kimage_voffset)=", &voff) ||
+	if (!hib_vmci_lx(x->vmci, x->ps, key, &voff) ||
 	    !hib_vmci_lx(x->vmci, x->ps, "SYMBOL(_stext)=", &stext) ||
 	    !hib_vmci_lx(x->vmci, x->ps, "SYMBOL(swapper_pg_dir)=", &pgd))
 		return false;
 	stext -= voff;
 	pgd -= voff;
-	/* physical, below 2^52 (arm64's widest PA), at most 2 GiB apart */
-	if (stext > pgd || pgd >= (UINT64_C(1) << 52) || pgd - stext > (UINT64_C(2) << 30))
+	/* physical, below 2^pa_bits, at most 2 GiB apart */
+	if (stext > pgd || pgd >= (UINT64_C(1) << pa_bits) || pgd - stext > (UINT64_C(2) << 30))
 		return false;
 	x->kmap_lo = (int64_t)stext;
 	x->kmap_hi = (int64_t)(pgd + x->ps);
@@ -325,7 +328,9 @@ static void kmap_plan(struct ex *x)
 	if (x->res->e_machine == EM_X86_64)
 		x->kmap = kmap_x86_64(x);
 	else if (x->res->e_machine == EM_AARCH64)
-		x->kmap = kmap_arm64(x);
+		x->kmap = kmap_offset(x, "NUMBER(kimage_voffset)=", 52);      /* arm64's widest PA */
+	else if (x->res->e_machine == EM_RISCV && !x->elf32)
+		x->kmap = kmap_offset(x, "NUMBER(va_kernel_pa_offset)=", 56); /* Sv57's PA */
 	for (r = 0; r < x->img->n_runs; r++)
 		x->res->kernel_map_loads += kmap_part(x, r, &a, &b);
 }

@@ -171,13 +171,16 @@ def elf_info(path):
     print("vmcoreinfo=%d" % (d["note"] is not None))
     print("osrelease=%s" % info.get("OSRELEASE", ""))
     # Kernel-image aliases: __pa_symbol(v) = v - __START_KERNEL_map + phys_base
-    # on x86_64, v - kimage_voffset on arm64 (its VMCOREINFO names that),
-    # and the same file bytes as the RAM segment holding that paddr.
+    # on x86_64, v - kimage_voffset on arm64, v - va_kernel_pa_offset on
+    # riscv64 (their VMCOREINFO names those), and the same file bytes as the
+    # RAM segment holding that paddr.
     pb = int(info.get("NUMBER(phys_base)", "0"))
     ok = True
     for _t, _f, off, vaddr, paddr, filesz, _m, _a in kmap:
         if "NUMBER(kimage_voffset)" in info:
             pa = (vaddr - int(info["NUMBER(kimage_voffset)"], 16)) % (1 << 64)
+        elif "NUMBER(va_kernel_pa_offset)" in info:
+            pa = (vaddr - int(info["NUMBER(va_kernel_pa_offset)"], 16)) % (1 << 64)
         else:
             pa = vaddr - 0xFFFFFFFF80000000 + pb
         if pa != paddr:

@@ -88,7 +88,7 @@ int posix_memalign(void **out, size_t align, size_t n)
 	return 0;
 }
 
-void *aligned_alloc(size_t align, size_t n)
+void *memalign(size_t align, size_t n)
 {
 	void *p = __libc_memalign(align, n);
 
@@ -96,12 +96,9 @@ void *aligned_alloc(size_t align, size_t n)
 	return p;
 }
 
-void *memalign(size_t align, size_t n)
+void *aligned_alloc(size_t align, size_t n)
 {
-	void *p = __libc_memalign(align, n);
-
-	add(p);
-	return p;
+	return memalign(align, n);
 }
 
 void free(void *p)

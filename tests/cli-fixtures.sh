@@ -6,6 +6,19 @@
 . "$(dirname "$0")/lib.sh"
 
 n=0
+# kernel_counts JSON LABEL: the page counts of a command's -J output against
+# what the kernel printed (the sidecar of $name; zp its zero pages)
+kernel_counts() {
+	check "$name: ${2}stream pages = kernel's saving pages" \
+		test "$(json_get "$1" stream_pages)" = "$(sidecar "$name" saving_pages)"
+	check "$name: ${2}image pages = kernel's pages copied" \
+		test "$(json_get "$1" image_pages)" = "$(sidecar "$name" pages_copied)"
+	check "$name: ${2}PFN entries = kernel's need to copy" \
+		test "$(json_get "$1" pfn_entries)" = "$(sidecar "$name" need_to_copy)"
+	check "$name: ${2}zero-flagged = kernel's zero pages" \
+		test "$(json_get "$1" zero_flagged)" = "${zp:-0}"
+}
+
 for name in $(fixtures); do
 	img=$FIX_IMG/$name.img
 	R=$(roff "$name")
@@ -15,16 +28,10 @@ for name in $(fixtures); do
 	run_hib 0 verify $R --json "$img"
 	v=$TMP/verify.json; cp "$TMP/out" "$v"
 	check "$name: status intact" test "$(json_get "$v" status)" = intact
-	check "$name: stream pages = kernel's saving pages" \
-		test "$(json_get "$v" stream_pages)" = "$(sidecar "$name" saving_pages)"
-	check "$name: image pages = kernel's pages copied" \
-		test "$(json_get "$v" image_pages)" = "$(sidecar "$name" pages_copied)"
-	check "$name: PFN entries = kernel's need to copy" \
-		test "$(json_get "$v" pfn_entries)" = "$(sidecar "$name" need_to_copy)"
+	zp=$(sidecar "$name" zero_pages)
+	kernel_counts "$v" ""
 	check "$name: Wrote kbytes" \
 		test "$(json_get "$v" wrote_kbytes)" = "$(sidecar "$name" wrote_kbytes)"
-	zp=$(sidecar "$name" zero_pages)
-	check "$name: zero pages" test "$(json_get "$v" zero_flagged)" = "${zp:-0}"
 	sac=$(sidecar "$name" size_after_compression_kbytes)
 	if [ -n "$sac" ]; then
 		check "$name: size after compression" \
@@ -70,14 +77,7 @@ for name in $(fixtures); do
 	# python's own count of the raw stream)
 	run_hib 0 stats $R --json "$img"
 	st=$TMP/stats.json; cp "$TMP/out" "$st"
-	check "$name: stats PFN entries = kernel's need to copy" \
-		test "$(json_get "$st" pfn_entries)" = "$(sidecar "$name" need_to_copy)"
-	check "$name: stats image pages = kernel's pages copied" \
-		test "$(json_get "$st" image_pages)" = "$(sidecar "$name" pages_copied)"
-	check "$name: stats stream pages = kernel's saving pages" \
-		test "$(json_get "$st" stream_pages)" = "$(sidecar "$name" saving_pages)"
-	check "$name: stats zero-flagged = kernel's zero pages" \
-		test "$(json_get "$st" zero_flagged)" = "${zp:-0}"
+	kernel_counts "$st" "stats "
 	total=0
 	for k in zero_flagged zero_data same_filled duplicate other; do
 		total=$((total + $(json_get "$st" $k)))

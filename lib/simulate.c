@@ -7,7 +7,9 @@
  *
  * Sizes are not estimated: both streams are built page by page from the
  * image's memory and really compressed in 32-page chunks, as the kernel
- * would. Times are a model (see hibimg-simulate(1)):
+ * would (simsize.c: zero and repeated chunks sized once, all CPUs), or,
+ * with a sample, the sampled chunks are and the rest are scaled up with
+ * an error bound; page counts are exact either way. Times are a model (see hibimg-simulate(1)):
  *   copy       = bytes scanned / copy rate       (the critical section)
  *   compress   = stream bytes / (codec rate x threads)
  *   write      = bytes on disk / disk write rate
@@ -82,6 +84,13 @@ struct calib {
  * image (4096 of 4 KiB, 256 of 64 KiB) */
 #define CALIB_BYTES (16u << 20)
 
+/* chunks of each stream decoded again for the decode rates: 16 MiB at
+ * 4 KiB pages, whatever the image */
+#define SIM_DECODE_CHUNKS 128u
+
+/* the sample's default seed: any fixed value, so runs repeat */
+#define HIB_SIM_SAMPLE_SEED 0x5eed2026u
+
 static void calib_run(struct calib *k, unsigned int ps)
 {
 	double t0, t1, t2;
@@ -121,10 +130,13 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 	const unsigned int all = (1u << HIB_CODEC_LZO) | (1u << HIB_CODEC_LZ4) |
 				 (1u << HIB_CODEC_ZSTD);
 	struct hib_sink on, off;
+	struct hib_sink_meta on_meta = { 0 };
+	struct hib_engine *eng = NULL;
 	struct calib k = { 0 };
 	struct hib_reader *rd = NULL;
 	struct hib_page pg;
-	uint8_t *zb = NULL;
+	uint8_t *dz = NULL;          /* stored data pages found zero, by data ordinal */
+	uint64_t dz_cap = 0, ord = 0;
 	unsigned char *zero = NULL;
 	unsigned int ps;
 	uint64_t N, Z, meta;
@@ -142,6 +154,8 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 		return rc;
 	if (!img->pfns_loaded && (rc = hib_image_load_pfns(img)))
 		return rc;
+	if (!(o->sample >= 0 && o->sample <= 1))
+		return hib_seterr(img, HIB_ERR_INVAL, "sample %g outside [0, 1]", o->sample);
 	res = calloc(1, sizeof(*res));
 	if (!res)
 		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
@@ -149,9 +163,8 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 	ps = img->lay.ps;
 	N = img->pfns.entries;
 	meta = img->info.meta_pages;
-	zb = calloc(N / 8 + 1, 1);
 	zero = calloc(1, ps);
-	if (!zb || !zero) {
+	if (!zero) {
 		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
 		goto out;
 	}
@@ -164,32 +177,54 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 			goto out;
 		}
 	}
-	if ((rc = hib_sink_init(&on, img, meta, all)) ||
-	    (rc = hib_sink_init(&off, img, meta, all)))
+	if ((rc = hib_engine_new(img, o->threads, &eng)) ||
+	    (rc = hib_sink_init(&on, eng, meta, all)) ||
+	    (rc = hib_sink_init(&off, eng, meta, all)))
 		goto out;
-	on.decode = off.decode = 1;
+	r->sample = o->sample > 0 && o->sample < 1 ? o->sample : 0;
+	r->sample_seed = o->sample_seed ? o->sample_seed : HIB_SIM_SAMPLE_SEED;
+	r->workers = hib_engine_workers(eng);
+	hib_sink_set_sample(&on, r->sample, r->sample_seed, 1);
+	hib_sink_set_sample(&off, r->sample, r->sample_seed, 2);
+	/* the rates: a bounded number of chunks round trips, not the stream */
+	on.decode_left = off.decode_left = SIM_DECODE_CHUNKS;
 	r->zstd_level = o->zstd_level ? o->zstd_level : HIB_ZSTD_LEVEL;
 	on.zstd_level[HIB_CODEC_ZSTD] = off.zstd_level[HIB_CODEC_ZSTD] = r->zstd_level;
 
 	rc = hib_reader_new(img, &rd);
 	if (rc)
 		goto out;
+	(void)hib_reader_set_threads(rd, o->threads);   /* before the first page */
 	Z = 0;
 	while ((rc = hib_reader_next_page(rd, &pg)) == 1) {
-		const unsigned char *p = pg.data ? pg.data : zero;
 		bool z = !pg.data || hib_page_zero(pg.data, ps);
 
 		hib_tick(img, "reading", pg.entry + 1, img->pfns.entries);
-		if (z) {
-			zb[pg.entry / 8] |= (uint8_t)(1u << (pg.entry & 7));
-			Z++;
-		} else if ((rc = hib_sink_page(&on, p))) {
-			break;
+		if (pg.data) {
+			if (ord / 8 >= dz_cap) {
+				uint64_t ncap = dz_cap ? dz_cap * 2 : 4096;
+				uint8_t *n = realloc(dz, ncap);
+
+				if (!n) {
+					rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+					goto out;
+				}
+				memset(n + dz_cap, 0, ncap - dz_cap);
+				dz = n;
+				dz_cap = ncap;
+			}
+			if (z)
+				set_bit(dz, ord);
+			ord++;
 		}
-		if ((rc = hib_sink_page(&off, p)))
+		if (z)
+			Z++;
+		else if ((rc = hib_sink_page(&on, pg.data)))
+			break;
+		if ((rc = hib_sink_page(&off, z ? NULL : pg.data)))
 			break;
 		if (k.cap) {
-			memcpy(k.src + k.n * ps, p, ps);
+			memcpy(k.src + k.n * ps, pg.data ? pg.data : zero, ps);
 			if (++k.n == k.cap)
 				calib_run(&k, ps);
 		}
@@ -197,7 +232,9 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 	if (rc < 0)
 		goto out;
 	calib_run(&k, ps);
-	if ((rc = hib_sink_finish(&on, zb)) || (rc = hib_sink_finish(&off, NULL)))
+	on_meta.flagged = img->zero_bits;
+	on_meta.data_zero = dz;
+	if ((rc = hib_sink_finish(&on, &on_meta)) || (rc = hib_sink_finish(&off, NULL)))
 		goto out;
 
 	r->entries = N;
@@ -226,12 +263,14 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 	for (c = HIB_SIM_LZO; c < HIB_SIM_COMP_COUNT; c++) {
 		enum hib_codec_id id = c == HIB_SIM_LZO ? HIB_CODEC_LZO :
 				       c == HIB_SIM_LZ4 ? HIB_CODEC_LZ4 : HIB_CODEC_ZSTD;
-		double bytes = (double)(on.unc_bytes + off.unc_bytes);
+		/* over the chunks really compressed (and round tripped) */
+		double bc = (double)(on.cmp_unc[id] + off.cmp_unc[id]);
+		double bd = (double)(on.dec_unc[id] + off.dec_unc[id]);
 
 		sec_c[c] = on.cmp_sec[id] + off.cmp_sec[id];
 		sec_d[c] = on.dec_sec[id] + off.dec_sec[id];
-		res->rate_compress[c] = sec_c[c] > 0 ? bytes / sec_c[c] / HIB_KMB : 0;
-		res->rate_decompress[c] = sec_d[c] > 0 ? bytes / sec_d[c] / HIB_KMB : 0;
+		res->rate_compress[c] = sec_c[c] > 0 ? bc / sec_c[c] / HIB_KMB : 0;
+		res->rate_decompress[c] = sec_d[c] > 0 ? bd / sec_d[c] / HIB_KMB : 0;
 	}
 
 	bps = HIB_KMB;
@@ -241,7 +280,8 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 			struct hib_sink *sk = zc ? &on : &off;
 			enum hib_codec_id id = c == HIB_SIM_LZO ? HIB_CODEC_LZO :
 					       c == HIB_SIM_LZ4 ? HIB_CODEC_LZ4 : HIB_CODEC_ZSTD;
-			struct hib_w_size raw, *z = &sk->size[id];
+			struct hib_w_size raw;
+			struct hib_sink_est est;
 			double copy_rate;
 
 			s->zerocheck = zc;
@@ -260,13 +300,23 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 			if (c == HIB_SIM_NONE) {
 				hib_w_size_init(&raw, &img->lay);
 				hib_w_size_raw(&raw, s->stream_pages);
-				z = &raw;
+				s->chunks = raw.chunks;
+				s->disk_pages = hib_w_size_slots(&raw);
 			} else {
-				s->cmp_bytes = z->cmp_bytes;
+				hib_sink_estimate(sk, id, &est);
+				s->cmp_bytes = est.cmp_bytes;
+				s->cmp_bytes_err = est.cmp_bytes_err;
+				s->chunks = est.chunks;
+				s->disk_pages = est.slots;
+				s->disk_pages_err = est.slots_err;
+				if (c == HIB_SIM_LZO) {     /* once a stream */
+					r->chunks_total += est.chunks;
+					r->chunks_zero += est.chunks - est.population;
+					r->chunks_sampled += est.sampled;
+				}
 			}
-			s->chunks = z->chunks;
-			s->disk_pages = hib_w_size_slots(z);
 			s->written_bytes = s->disk_pages * ps;
+			s->written_bytes_err = s->disk_pages_err * ps;
 
 			copy_rate = zc ? r->rate_zerocheck_scan :
 				    o->nozerocheck_loop ? r->rate_loop : r->rate_copy_page;
@@ -290,7 +340,8 @@ out:
 	hib_reader_free(rd);
 	hib_sink_free(&on);
 	hib_sink_free(&off);
-	free(zb);
+	hib_engine_free(eng);
+	free(dz);
 	free(zero);
 	free(k.src);
 	free(k.dst);

@@ -17,207 +17,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <zstd.h>
-
-double hib_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void put_word(const struct hib_layout *lay, unsigned char *p,
-		     uint64_t v, unsigned int size)
-{
-	unsigned int i;
-
-	for (i = 0; i < size; i++)
-		p[i] = (unsigned char)(v >> (lay->be ? (size - 1 - i) * 8 : i * 8));
-}
-
-void hib_meta_page(const struct hib_image *img, uint64_t m,
-		   const uint8_t *zero_bits, unsigned char *page)
-{
-	const struct hib_layout *lay = &img->lay;
-	uint64_t per = lay->ps / lay->word, flag = (uint64_t)1 << (lay->word * 8 - 1);
-	uint64_t e = m * per, j, pfn;
-
-	memset(page, 0, lay->ps);
-	for (j = 0; j < per && e < img->pfns.entries; j++, e++) {
-		(void)hib_image_pfn_entry(img, e, &pfn, NULL);
-		if (zero_bits && bit(zero_bits, e))
-			pfn |= flag;
-		put_word(lay, page + j * lay->word, pfn, lay->word);
-	}
-	if (j < per)
-		put_word(lay, page + j * lay->word, ~(uint64_t)0, lay->word);
-}
-
-/* ---- the stream sink ------------------------------------------------------ */
-
-int hib_sink_init(struct hib_sink *s, struct hib_image *img,
-		  uint64_t meta_pages, unsigned int codecs)
-{
-	size_t unc = (size_t)UNC_PAGES * img->lay.ps, zb = ZSTD_compressBound(unc);
-	int rc, c;
-
-	memset(s, 0, sizeof(*s));
-	s->img = img;
-	s->ps = img->lay.ps;
-	s->codecs = codecs;
-	s->zstd_level[HIB_CODEC_ZSTD_FAST] = HIB_ZSTD_FAST_LEVEL;
-	s->zstd_level[HIB_CODEC_ZSTD] = HIB_ZSTD_LEVEL;
-	for (c = 0; c < HIB_CODEC_COUNT; c++)
-		hib_w_size_init(&s->size[c], &img->lay);
-	s->meta_pages = meta_pages;
-	s->head_pages = div_round_up(meta_pages ? meta_pages : 1, UNC_PAGES) * UNC_PAGES;
-	s->cmp_cap = zb > (size_t)CMP_PAGES_MAX * s->ps ? zb : (size_t)CMP_PAGES_MAX * s->ps;
-	s->head = calloc(s->head_pages, s->ps);
-	s->buf = malloc(unc);
-	s->cmp = malloc(s->cmp_cap);
-	s->dec = malloc(unc);
-	if (!s->head || !s->buf || !s->cmp || !s->dec)
-		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
-	rc = hib_codec_init(&s->cx);
-	if (rc)
-		return hib_seterr(img, rc, "cannot set up the compressors");
-	s->zc = ZSTD_createCCtx();
-	s->zd = ZSTD_createDCtx();
-	if (!s->zc || !s->zd)
-		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
-	return HIB_OK;
-}
-
-void hib_sink_free(struct hib_sink *s)
-{
-	free(s->head);
-	free(s->buf);
-	free(s->cmp);
-	free(s->dec);
-	free(s->chunk_len);
-	hib_codec_free(&s->cx);
-	ZSTD_freeCCtx(s->zc);
-	ZSTD_freeDCtx(s->zd);
-	memset(s, 0, sizeof(*s));
-}
-
-static int codec_run(struct hib_sink *s, enum hib_codec_id c, const unsigned char *src,
-		     size_t len, size_t *out)
-{
-	double t0 = hib_now(), t1;
-	size_t got = 0;
-	int rc = HIB_OK;
-
-	if (c == HIB_CODEC_LZO || c == HIB_CODEC_LZ4) {
-		rc = hib_compress(&s->cx, c == HIB_CODEC_LZO ? HIB_COMP_LZO : HIB_COMP_LZ4,
-				  c == HIB_CODEC_LZO ? 1 : 0, src, len, s->cmp,
-				  s->cmp_cap, out);
-	} else {
-		*out = ZSTD_compressCCtx(s->zc, s->cmp, s->cmp_cap, src, len,
-					 s->zstd_level[c]);
-		if (ZSTD_isError(*out))
-			rc = HIB_ERR_INVAL;
-	}
-	t1 = hib_now();
-	s->cmp_sec[c] += t1 - t0;
-	if (rc)
-		return hib_seterr(s->img, rc, "%s compression failed", hib_codec_name(c));
-	if (!s->decode)
-		return HIB_OK;
-	if (c == HIB_CODEC_LZO || c == HIB_CODEC_LZ4) {
-		rc = hib_decompress(c == HIB_CODEC_LZO ? HIB_COMP_LZO : HIB_COMP_LZ4,
-				    s->cmp, *out, s->dec, len, &got);
-	} else {
-		got = ZSTD_decompressDCtx(s->zd, s->dec, len, s->cmp, *out);
-		if (ZSTD_isError(got))
-			rc = HIB_ERR_INVAL;
-	}
-	s->dec_sec[c] += hib_now() - t1;
-	/* a round trip that fails means the sizes above mean nothing */
-	if (rc || got != len || memcmp(s->dec, src, len))
-		return hib_seterr(s->img, HIB_ERR_INVAL, "%s round trip failed",
-				  hib_codec_name(c));
-	return HIB_OK;
-}
-
-static int compress_chunk(struct hib_sink *s, uint64_t idx, const unsigned char *src,
-			  size_t npages)
-{
-	size_t len = npages * s->ps, out;
-	int c, rc;
-
-	s->unc_bytes += len;
-	if (s->keep_chunks && idx >= s->chunk_cap) {
-		uint64_t ncap = s->chunk_cap ? s->chunk_cap * 2 : 256;
-		void *n;
-
-		while (ncap <= idx)
-			ncap *= 2;
-		n = realloc(s->chunk_len, ncap * sizeof(*s->chunk_len));
-		if (!n)
-			return hib_seterr(s->img, HIB_ERR_NOMEM, "out of memory");
-		s->chunk_len = n;
-		memset(s->chunk_len + s->chunk_cap, 0,
-		       (ncap - s->chunk_cap) * sizeof(*s->chunk_len));
-		s->chunk_cap = ncap;
-	}
-	for (c = 0; c < HIB_CODEC_COUNT; c++) {
-		if (!(s->codecs & (1u << c)))
-			continue;
-		rc = codec_run(s, (enum hib_codec_id)c, src, len, &out);
-		if (rc)
-			return rc;
-		(void)hib_w_size_chunk(&s->size[c], out);
-		if (s->keep_chunks)
-			s->chunk_len[idx][c] = (uint32_t)out;
-	}
-	return HIB_OK;
-}
-
-/* Data pages arrive before the meta pages can be written (for a what-if
- * stream, which pages are zero is only known at the end), so the chunks
- * holding meta pages wait in head; every later chunk goes out at once. */
-int hib_sink_page(struct hib_sink *s, const unsigned char *page)
-{
-	uint64_t p = s->n < s->meta_pages ? s->meta_pages : s->n;
-	size_t k;
-
-	s->n = p + 1;
-	if (p < s->head_pages) {
-		memcpy(s->head + p * s->ps, page, s->ps);
-		return HIB_OK;
-	}
-	k = (p - s->head_pages) % UNC_PAGES;
-	memcpy(s->buf + k * s->ps, page, s->ps);
-	if (k == UNC_PAGES - 1 && s->codecs)
-		return compress_chunk(s, p / UNC_PAGES, s->buf, UNC_PAGES);
-	return HIB_OK;
-}
-
-int hib_sink_finish(struct hib_sink *s, const uint8_t *zero_bits)
-{
-	uint64_t total = s->n < s->meta_pages ? s->meta_pages : s->n;
-	uint64_t head = total < s->head_pages ? total : s->head_pages, m, i;
-	int rc;
-
-	s->n = total;
-	for (m = 0; m < s->meta_pages; m++)
-		hib_meta_page(s->img, m, zero_bits, s->head + m * s->ps);
-	if (!s->codecs)
-		return HIB_OK;
-	for (i = 0; i < head; i += UNC_PAGES) {
-		rc = compress_chunk(s, i / UNC_PAGES, s->head + i * s->ps,
-				    head - i < UNC_PAGES ? head - i : UNC_PAGES);
-		if (rc)
-			return rc;
-	}
-	if (total > s->head_pages && (total - s->head_pages) % UNC_PAGES)
-		return compress_chunk(s, (total - 1) / UNC_PAGES, s->buf,
-				      (total - s->head_pages) % UNC_PAGES);
-	return HIB_OK;
-}
 
 /* ---- hib_image_stats -------------------------------------------------------- */
 
@@ -350,6 +149,8 @@ int hib_image_stats(struct hib_image *img, const struct hib_stats_opts *opts,
 	struct disk_chunks dc = { .aligned = true };
 	struct dupset dup = { 0 };
 	struct hib_sink sink;
+	struct hib_sink_meta meta = { 0 };
+	struct hib_engine *eng = NULL;
 	struct hib_reader *rd = NULL;
 	struct hib_stats *st;
 	struct hib_stats_info *in;
@@ -401,7 +202,10 @@ int hib_image_stats(struct hib_image *img, const struct hib_stats_opts *opts,
 		goto out;
 	}
 
-	rc = hib_sink_init(&sink, img, in->meta_pages,
+	rc = hib_engine_new(img, o.threads, &eng);
+	if (rc)
+		goto out;
+	rc = hib_sink_init(&sink, eng, in->meta_pages,
 			   o.no_compress ? 0 : (1u << HIB_CODEC_COUNT) - 1);
 	if (rc)
 		goto out;
@@ -420,7 +224,7 @@ int hib_image_stats(struct hib_image *img, const struct hib_stats_opts *opts,
 			k = HIB_CLASS_ZERO_FLAGGED;
 		} else {
 			k = classify(pg.data, ps, &dup);
-			rc = hib_sink_page(&sink, pg.data);
+			rc = hib_sink_page(&sink, k == HIB_CLASS_ZERO_DATA ? NULL : pg.data);
 			if (rc)
 				break;
 		}
@@ -430,7 +234,8 @@ int hib_image_stats(struct hib_image *img, const struct hib_stats_opts *opts,
 	}
 	if (rc < 0)
 		goto out;
-	rc = hib_sink_finish(&sink, img->zero_bits);
+	meta.flagged = img->zero_bits;
+	rc = hib_sink_finish(&sink, &meta);
 	if (rc)
 		goto out;
 	if (sink.n != in->stream_pages) {
@@ -488,13 +293,18 @@ int hib_image_stats(struct hib_image *img, const struct hib_stats_opts *opts,
 		cd->disk_pages = sink.size[c].disk_pages;
 		cd->map_pages = hib_w_size_map_pages(&sink.size[c]);
 		cd->slots = hib_w_size_slots(&sink.size[c]);
-		cd->cmp_seconds = sink.cmp_sec[c];
-		cd->dec_seconds = sink.dec_sec[c];
+		/* the whole stream at the rate of the chunks really compressed
+		 * (zero and repeated chunks are sized once, not timed) */
+		cd->cmp_seconds = sink.cmp_unc[c] ?
+			sink.cmp_sec[c] * (double)in->unc_bytes / (double)sink.cmp_unc[c] : 0;
+		cd->dec_seconds = sink.dec_unc[c] ?
+			sink.dec_sec[c] * (double)in->unc_bytes / (double)sink.dec_unc[c] : 0;
 	}
 	rc = HIB_OK;
 out:
 	hib_reader_free(rd);
 	hib_sink_free(&sink);
+	hib_engine_free(eng);
 	free(dup.slot);
 	free(dc.len);
 	if (rc)

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_RZ = OPT_LONG, OPT_RL, OPT_RC, OPT_LOOP, OPT_CAL, OPT_ZL };
+enum { OPT_RZ = OPT_LONG, OPT_RL, OPT_RC, OPT_LOOP, OPT_CAL, OPT_ZL, OPT_SAMPLE, OPT_SEED };
 
 /* The defaults in --help are the library's (hib_sim_defaults()). */
 static char h_write[64], h_read[64], h_rz[160], h_rl[80], h_rc[64], h_zl[64];
@@ -34,6 +34,11 @@ static struct cli_opt simulate_opts[] = {
 	{ "calibrate", no_argument, OPT_CAL, NULL,
 	  "measure both copy loops here on the image's pages" },
 	{ "zstd-level", required_argument, OPT_ZL, "<n>", h_zl },
+	{ "sample", required_argument, OPT_SAMPLE, "<fraction>",
+	  "size this fraction of the chunks, estimate the rest\n"
+	  "with a 99.9 % bound (default 1: all; page counts stay exact)" },
+	{ "sample-seed", required_argument, OPT_SEED, "<n>",
+	  "which chunks the sample draws (default: a fixed seed)" },
 	{ NULL, 0, 0, NULL, NULL }
 };
 
@@ -99,22 +104,28 @@ static const struct col {
 	{ "ZERO-FILL-S", OUT_NUM, 1 }, { "CRITICAL-S", OUT_NUM, 1 },
 	{ "COPY-RATE", OUT_NUM, 1 }, { "COMPRESS-RATE", OUT_NUM, 1 },
 	{ "DECOMPRESS-RATE", OUT_NUM, 1 },
+	/* --sample: the bounds, next to the estimates by default */
+	{ "COMPRESSED-BYTES-ERR", OUT_SIZE, 2 }, { "IMAGE-SLOTS-ERR", OUT_NUM, 2 },
+	{ "WRITTEN-BYTES-ERR", OUT_SIZE, 2 },
 };
 
-static struct libscols_table *scenario_table(const struct out_opts *oo)
+static struct libscols_table *scenario_table(const struct out_opts *oo, int sampled)
 {
 	struct libscols_table *tb = out_table_new(oo, "scenarios");
 	size_t k;
 
-	for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
+	for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
+		int extra = cols[k].extra == 1 || (cols[k].extra == 2 && !sampled);
+
 		out_table_col_flags(tb, cols[k].name, cols[k].t,
-				    cols[k].extra && !oo->json ? OUT_COL_EXTRA : 0);
+				    extra && !oo->json ? OUT_COL_EXTRA : 0);
+	}
 	return tb;
 }
 
 static int print_scenarios(const struct hib_sim *r, const struct out_opts *oo)
 {
-	struct libscols_table *tb = scenario_table(oo);
+	struct libscols_table *tb = scenario_table(oo, hib_sim_info(r)->sample > 0);
 	const struct hib_sim_scenario *s;
 	int people = !(oo->json || oo->raw || oo->pairs);
 	size_t i;
@@ -152,6 +163,9 @@ static int print_scenarios(const struct hib_sim *r, const struct out_opts *oo)
 		out_cell(ln, 22, "%.2f", copy_rate);
 		out_cell(ln, 23, "%.2f", hib_sim_rate_compress(r, s->comp));
 		out_cell(ln, 24, "%.2f", hib_sim_rate_decompress(r, s->comp));
+		out_cell(ln, 25, "%" PRIu64, s->cmp_bytes_err);
+		out_cell(ln, 26, "%" PRIu64, s->disk_pages_err);
+		out_cell(ln, 27, "%" PRIu64, s->written_bytes_err);
 	}
 	return out_table_print(tb);
 }
@@ -253,6 +267,39 @@ static int print_compare(const struct hib_sim *r, enum hib_sim_comp c,
 	return out_table_print(tb);
 }
 
+/* --sample F: a fraction in (0, 1] */
+static double parse_fraction(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || !(v > 0 && v <= 1))
+		die_(EXIT_USAGE, "invalid sample fraction: '%s' (0 < F <= 1)", s);
+	return v;
+}
+
+/* What the sizing did: the sample and the chunks it sized. */
+static struct out_rec *sample_rec(const struct hib_sim *res)
+{
+	const struct hib_sim_info *ri = hib_sim_info(res);
+	struct out_rec *r = out_rec_new();
+
+	out_rec_section(r, "Sizing (page counts are exact; sizes of a sample are estimates)");
+	out_rec_add(r, "sample", "fraction of the chunks not all zero sized (0: all)",
+		    OUT_NUM, "%g", ri->sample);
+	out_rec_add(r, "sample-seed", "seed of the sample", OUT_NUM, "%" PRIu64,
+		    ri->sample_seed);
+	out_rec_add(r, "chunks-total", "chunks of both streams", OUT_NUM, "%" PRIu64,
+		    ri->chunks_total);
+	out_rec_add(r, "chunks-zero", "all-zero chunks, sized once", OUT_NUM, "%" PRIu64,
+		    ri->chunks_zero);
+	out_rec_add(r, "chunks-sized", "other chunks compressed (or found repeated)",
+		    OUT_NUM, "%" PRIu64, ri->chunks_sampled);
+	out_rec_add(r, "workers", "compression workers (0: the calling thread)", OUT_NUM,
+		    "%u", ri->workers);
+	return r;
+}
+
 /* Every input of the model, given, defaulted or measured here. */
 static struct out_rec *model_rec(const struct hib_sim *res, const struct hib_sim_opts *so,
 				 const struct hib_sim_opts *d, enum hib_sim_comp compare)
@@ -329,7 +376,7 @@ int cmd_simulate(int argc, char **argv)
 	struct hib_image *img;
 	const struct hib_info *in;
 	struct out_opts whole;
-	struct out_rec *mr;
+	struct out_rec *mr, *sr;
 	uint64_t v;
 	int c, rc, compare = -1, have_share = 0;
 	double share = 0;
@@ -350,6 +397,8 @@ int cmd_simulate(int argc, char **argv)
 		case OPT_RC: so.rate_copy_page = parse_rate(optarg, "copy_page rate", NULL); break;
 		case OPT_LOOP: so.nozerocheck_loop = 1; break;
 		case OPT_CAL: so.calibrate = 1; break;
+		case OPT_SAMPLE: so.sample = parse_fraction(optarg); break;
+		case OPT_SEED: so.sample_seed = parse_u64(optarg, "sample seed"); break;
 		case OPT_ZL:
 			v = parse_u64(optarg, "zstd level");
 			if (v < 1 || v > 22)
@@ -359,7 +408,7 @@ int cmd_simulate(int argc, char **argv)
 		}
 	}
 	if (cl.out.list_columns)
-		return out_table_print(scenario_table(&cl.out)) ? EXIT_IOERR : EXIT_INTACT;
+		return out_table_print(scenario_table(&cl.out, 1)) ? EXIT_IOERR : EXIT_INTACT;
 	if (optind + 1 != argc) {
 		warnx_(optind == argc ? "no image given" : "too many arguments");
 		errtryhelp("simulate");
@@ -397,8 +446,13 @@ int cmd_simulate(int argc, char **argv)
 	if (!cl.out.json)
 		putchar('\n');
 	rc |= out_rec_print(mr, &whole, "model");
+	sr = sample_rec(res);
+	if (!cl.out.json)
+		putchar('\n');
+	rc |= out_rec_print(sr, &whole, "sizing");
 	rc |= out_doc_end();
 	out_rec_free(mr);
+	out_rec_free(sr);
 	if (rc)
 		die_(EXIT_IOERR, "cannot print the result");
 done:

@@ -728,11 +728,15 @@ static uint64_t nearest(double v)
 /* z of a two-sided 99.9 % normal interval */
 #define SAMPLE_Z 3.2905
 
-/* Total over the population of pop chunks from n sampled: N * mean, and
+/* Below this many sampled chunks the normal approximation is not trusted
+ * (the 64 KiB-page fixtures sample 2 or 3 chunks of 2 MiB a stream) */
+#define SAMPLE_MIN_N 30
+
+/* Total over the population of N chunks from n sampled: N * mean, and
  * z * N * sqrt((1 - n/N) * s^2 / n), s^2 the sample variance (the finite
- * population correction makes it 0 when every chunk was sized). Fewer than
- * two sampled chunks say nothing of the spread: the bound is then the
- * worst case, every chunk not sized anywhere in [0, worst]. */
+ * population correction makes it 0 when every chunk was sized). With fewer
+ * than SAMPLE_MIN_N sampled the bound is the worst case instead: each of
+ * the N - n chunks not sized lies anywhere in [0, worst]. */
 static void scale_up(uint64_t N, uint64_t n, double sum, double sum2, double worst,
 		     double *est, double *err)
 {
@@ -743,16 +747,15 @@ static void scale_up(uint64_t N, uint64_t n, double sum, double sum2, double wor
 		*err = 0;
 		return;
 	}
-	if (n < 2) {
-		*est = n ? sum / (double)n * (double)N : (double)(N - n) * worst / 2;
-		*err = (double)(N - n) * worst;
+	mean = n ? sum / (double)n : worst / 2;
+	*est = sum + mean * (double)(N - n);
+	if (n < SAMPLE_MIN_N) {
+		*err = (double)(N - n) * (mean > worst - mean ? mean : worst - mean);
 		return;
 	}
-	mean = sum / (double)n;
 	var = (sum2 - (double)n * mean * mean) / (double)(n - 1);
 	if (var < 0)
 		var = 0;
-	*est = mean * (double)N;
 	*err = SAMPLE_Z * (double)N * root((1 - (double)n / (double)N) * var / (double)n);
 }
 

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/report.py ROWS NCPU RUNS: bench/RESULTS.md from bench/run.sh's measurements.
 import sys, subprocess, platform
-rows = [l.split() for l in open(sys.argv[1])]
+allrows = [l.split() for l in open(sys.argv[1])]
+rows = [r for r in allrows if not r[0].startswith("machine-")]
+mrows = [r for r in allrows if r[0].startswith("machine-")]
 ncpu, runs = int(sys.argv[2]), sys.argv[3]
 def get(size, what, t="-"):
     for r in rows:
@@ -25,6 +27,24 @@ print("| size | what | threads | seconds | MB/s | peak RSS (MiB) |")
 print("|---|---|---|---|---|---|")
 for r in rows:
     print("| %s | %s | %s | %s | %s | %s |" % (r[0], r[1].replace("|", "\\|"), r[2], r[3], r[5], "%.1f" % (int(r[4]) / 1024) if r[4] != "0" else "-"))
+def mget(m, what):
+    for r in mrows:
+        if r[0] == "machine-" + m and r[1] == what:
+            return float(r[3]), int(r[4]) / 1024
+    return None
+machines = []
+for r in mrows:
+    if r[0][8:] not in machines:
+        machines.append(r[0][8:])
+if mrows:
+    print("\n## Synthetic machines\n")
+    print("`tests/mkimage --pages N --zero-share F --to lz4` from the fixtures' pages; "
+          "MB/s of the image's stream (its stream pages x 4 KiB); `-base` rows are the "
+          "older build given with --base (not run at 1 TiB).\n")
+    print("| machine | zero share | stream pages | what | seconds | MB/s | peak RSS (MiB) |")
+    print("|---|---|---|---|---|---|---|")
+    for r in mrows:
+        print("| %s | %s | %s | %s | %s | %s | %.1f |" % (r[0][8:], r[6], r[7], r[1], r[3], r[5], int(r[4]) / 1024))
 print("\n## Targets\n")
 print("| size | target | measured | met |")
 print("|---|---|---|---|")
@@ -44,6 +64,27 @@ for s in sizes:
     if rec and pipe:
         r = rec[2] / pipe[2]
         line(s, "recompress lzo->lz4 >= 1.0x lzop -dc \\| lz4 -1", "%.2fx" % r, 1.0, r >= 1.0)
+for s in sizes:
+    sim, simb = get(s, "simulate-lzo", ncpu), get(s, "simulate-lzo-base", ncpu)
+    if sim and simb:
+        r = simb[0] / sim[0]
+        line(s, "simulate >= 3x faster than the base build", "%.2fx" % r, 3.0, r >= 3.0)
+    st, stb = get(s, "stats-lzo-all", ncpu), get(s, "stats-lzo-all-base", ncpu)
+    if st and stb:
+        print("| %s | stats vs the base build (no target) | %.2fx | - |" % (s, stb[0] / st[0]))
+    for peer in ("zstd-3-T0", "lz4-1", "lzop-1"):
+        p = get(s, peer)
+        if p and sim:
+            print("| %s | simulate MB/s / %s MB/s (no target) | %.3f | - |" % (s, peer, sim[2] / p[2]))
+        if p and st:
+            print("| %s | stats MB/s / %s MB/s (no target) | %.3f | - |" % (s, peer, st[2] / p[2]))
+for m in machines:
+    v = mget(m, "verify")
+    for what in ("stats", "simulate"):
+        x = mget(m, what)
+        if v and x:
+            line(m + " machine", "%s peak RSS within 12 MiB of verify's" % what,
+                 "%.1f vs %.1f MiB" % (x[1], v[1]), 0, x[1] - v[1] <= 12)
 big, small = sizes[-1], sizes[0]
 for what in ("verify-lz4", "verify-lzo", "recompress-lzo-lz4"):
     b, sm = get(big, what, ncpu), get(small, what, ncpu)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Peak RSS of verify, stats, recompress and export on images of the same
+# Peak RSS of verify, stats, simulate, recompress and export on images of the same
 # memory laid out with 4 KiB, 16 KiB and 64 KiB pages (and 4-byte words),
 # built by tests/mkimage from a fixture's pages (issue 17: memory stays
 # bounded at 64K pages). Run by hand from a build tree, never by make:
@@ -30,7 +30,7 @@ rss() {  # rss CMD...: peak RSS in KiB
 	sed -n 's/.*Maximum resident set size (kbytes): //p' "$tmp/time"
 }
 
-printf '%-8s %-5s %-4s %-8s %8s %10s %10s %10s %10s\n' layout word to pages MiB verify stats recompress export
+printf '%-8s %-5s %-4s %-8s %8s %10s %10s %10s %10s %10s\n' layout word to pages MiB verify stats simulate recompress export
 for lay in 4096:8 16384:8 65536:8 4096:4; do
 	ps=${lay%:*} w=${lay#*:}
 	pages=$((mib * 1048576 / ps))
@@ -40,9 +40,10 @@ for lay in 4096:8 16384:8 65536:8 4096:4; do
 			--word-size "$w" --to "$to" "$img" "$src" >/dev/null
 		v=$(rss "$hib" verify -T "$threads" "$img")
 		s=$(rss "$hib" stats -T "$threads" "$img")
+		m=$(rss "$hib" simulate -q -T "$threads" "$img")
 		r=$(rss "$hib" recompress -T "$threads" --to lz4 -f "$img" "$tmp/r.img")
 		e=$(rss "$hib" export -T "$threads" -F elf -f "$img" "$tmp/e.core")
-		printf '%-8s %-5s %-4s %-8s %8s %10s %10s %10s %10s\n' "$ps" "$w" "$to" "$pages" "$mib" "$v" "$s" "$r" "$e"
+		printf '%-8s %-5s %-4s %-8s %8s %10s %10s %10s %10s %10s\n' "$ps" "$w" "$to" "$pages" "$mib" "$v" "$s" "$m" "$r" "$e"
 		rm -f "$img" "$tmp/r.img" "$tmp/e.core"
 	done
 done

@@ -9,7 +9,16 @@
 # Every timing is the median of RUNS runs on page-cached input; MB/s are
 # MB (10^6 bytes) of uncompressed stream per second.
 #
+# simulate and stats run on the 1 GiB image next to zstd -3 -T0, lz4 -1 and
+# lzop -1 of the same stream (what the sizing has to do at least); with
+# --base BIN (a hibimg built from an older commit) the same rows for it.
+# --machines sizes synthetic images of machines of that much RAM
+# (tests/mkimage, lz4; zero share 0.99 up to 64 GiB, 0.999 above, so a
+# 1 TiB machine's image is 1 GiB of data and 2 GiB of PFN list) and
+# times verify, stats and simulate on each (time and peak RSS).
+#
 #   sh bench/run.sh [--quick] [--sizes "1G 4G"] [--runs N] [--out FILE]
+#                   [--base BIN] [--machines "4G 64G 1T"]
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 HIBIMG=${HIBIMG:-$top/hibimg}
@@ -18,18 +27,22 @@ work=${HIBIMG_BENCH_DIR:-/var/tmp/hibimg-bench}
 sizes="1G 4G"
 runs=5
 out=$top/bench/RESULTS.md
+base=""
+machines=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) sizes="64M"; runs=3; out=/dev/stdout ;;
 	--sizes) sizes=$2; shift ;;
 	--runs) runs=$2; shift ;;
 	--out) out=$2; shift ;;
-	*) echo "usage: $0 [--quick] [--sizes LIST] [--runs N] [--out FILE]" >&2; exit 2 ;;
+	--base) base=$2; shift ;;
+	--machines) machines=$2; shift ;;
+	*) echo "usage: $0 [--quick] [--sizes LIST] [--runs N] [--out FILE] [--base BIN] [--machines LIST]" >&2; exit 2 ;;
 	esac
 	shift
 done
 
-for t in lz4 lzop /usr/bin/time python3 cc; do
+for t in lz4 lzop zstd /usr/bin/time python3 cc; do
 	command -v "$t" >/dev/null || { echo "bench: $t is missing (apt-get install lz4 lzop time python3 gcc)" >&2; exit 2; }
 done
 [ -x "$HIBIMG" ] && [ -x "$MKIMAGE" ] || { echo "bench: build first: make && make tests/mkimage" >&2; exit 2; }
@@ -103,6 +116,29 @@ for size in $sizes; do
 	row "$size lzop-d - $1 $2 $(mbs $1)"
 	set -- $(med "lzop -d -c '$pre.stream.lzo' | lz4 -1 -c")
 	row "$size lzop-d|lz4-1 - $1 $2 $(mbs $1)"
+	# what simulate and stats do at least: compress the stream
+	if [ "$bytes" -le $((1 << 30)) ]; then
+		warm "$pre.stream"
+		set -- $(med "zstd -q -3 -T0 -c '$pre.stream'")
+		row "$size zstd-3-T0 - $1 $2 $(mbs $1)"
+		set -- $(med "lz4 -q -1 -c '$pre.stream'")
+		row "$size lz4-1 - $1 $2 $(mbs $1)"
+		set -- $(med "lzop -q -1 -c '$pre.stream'")
+		row "$size lzop-1 - $1 $2 $(mbs $1)"
+		warm "$pre-lzo.img"
+		set -- $(med "'$HIBIMG' simulate -q '$pre-lzo.img'")
+		row "$size simulate-lzo $ncpu $1 $2 $(mbs $1)"
+		set -- $(med "'$HIBIMG' simulate -q --sample 0.05 '$pre-lzo.img'")
+		row "$size simulate-lzo-sample-0.05 $ncpu $1 $2 $(mbs $1)"
+		set -- $(med "'$HIBIMG' stats -q '$pre-lzo.img'")
+		row "$size stats-lzo-all $ncpu $1 $2 $(mbs $1)"
+		if [ -n "$base" ]; then
+			set -- $(med "'$base' simulate -q '$pre-lzo.img'")
+			row "$size simulate-lzo-base $ncpu $1 $2 $(mbs $1)"
+			set -- $(med "'$base' stats -q '$pre-lzo.img'")
+			row "$size stats-lzo-all-base $ncpu $1 $2 $(mbs $1)"
+		fi
+	fi
 	for t in $(threads_list); do
 		for c in lz4 lzo raw; do
 			warm "$pre-$c.img"
@@ -130,6 +166,38 @@ for size in $sizes; do
 			row "$size stats-lzo 1 $1 $2 $(mbs $1)"
 		fi
 	done
+done
+
+# Synthetic machines: MB/s of the image's stream (its stream pages)
+for m in $machines; do
+	pfns=$(( $(numfmt --from=iec "$m") / 4096 ))
+	zs=0.99
+	[ "$pfns" -gt $((16 << 20)) ] && zs=0.999
+	img=$work/machine-$m.img
+	if [ ! -f "$img.done" ]; then
+		"$MKIMAGE" --pages $pfns --zero-share $zs --to lz4 "$img" $sources >"$img.log"
+		touch "$img.done"
+	fi
+	sp=$(sed -n 's/.* \([0-9]*\) stream pages.*/\1/p' "$img.log")
+	sb=$((sp * 4096))
+	mbs() { awk -v b="$sb" -v s="$1" 'BEGIN {printf "%.0f", b / 1e6 / s}'; }
+	mr=$runs
+	[ "$pfns" -gt $((16 << 20)) ] && runs=1
+	warm "$img"
+	for c in verify stats simulate; do
+		set -- $(med "'$HIBIMG' $c -q '$img'")
+		row "machine-$m $c $ncpu $1 $2 $(mbs $1) $zs $sp"
+	done
+	# the older build: stats and simulate held per-RAM-page state and
+	# compressed every zero chunk; at 1 TiB that is hours and GiBs: skipped
+	if [ -n "$base" ] && [ "$pfns" -le $((16 << 20)) ]; then
+		runs=1
+		for c in verify stats simulate; do
+			set -- $(med "'$base' $c -q '$img'")
+			row "machine-$m $c-base $ncpu $1 $2 $(mbs $1) $zs $sp"
+		done
+	fi
+	runs=$mr
 done
 
 python3 "$top/bench/report.py" "$rows" "$ncpu" "$runs" >"$out"

@@ -367,7 +367,8 @@ int cmd_simulate(int argc, char **argv)
 			    "them), the before/after table and the model's inputs; -J puts all\n"
 			    "three in one document.\n",
 		.epilog = "MB = 1000 KiB, as the kernel prints rates. -T sets the compression\n"
-			  "threads (default: clamp(CPUs-1, 1, 3)).\n",
+			  "threads (default: clamp(CPUs-1, 1, 3)) and the CPUs that size the\n"
+			  "streams (default: all online).\n",
 		.common = CO_VIEW | CO_QUIET | CO_THREADS | CO_RESUME | CO_SPENT,
 		.own = simulate_opts,
 	};

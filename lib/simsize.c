@@ -46,6 +46,12 @@ double hib_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+const char *hib_codec_name(enum hib_codec_id c)
+{
+	static const char *const n[] = { "lzo", "lz4", "zstd-1", "zstd-3" };
+	return (unsigned)c < HIB_CODEC_COUNT ? n[c] : NULL;
+}
+
 /* ---- the engine: pool, per-worker codec state, the size cache ----------- */
 
 #define CACHE_SLOTS 4096u          /* 4096 x 64 bytes: 256 KiB */
@@ -265,9 +271,13 @@ int hib_engine_new(struct hib_image *img, unsigned int threads, struct hib_engin
 	*out = e;
 	if (!e->jobs || !e->slots || !e->w || !e->cache)
 		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	/* inline, a job sizes the sink's own buffer before submit returns:
+	 * no slot buffer (2 MiB saved at 64 KiB pages) */
 	for (i = 0; i < e->nslots; i++) {
-		e->jobs[i].unc = malloc(unc);
 		e->slots[i] = &e->jobs[i];
+		if (!e->nworkers)
+			continue;
+		e->jobs[i].unc = malloc(unc);
 		if (!e->jobs[i].unc)
 			return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
 	}
@@ -296,7 +306,7 @@ void hib_engine_free(struct hib_engine *e)
 	if (!e)
 		return;
 	hib_pool_free(e->pool);     /* joins the workers first */
-	for (i = 0; e->jobs && i < e->nslots; i++)
+	for (i = 0; e->jobs && e->nworkers && i < e->nslots; i++)
 		free(e->jobs[i].unc);
 	for (i = 0; e->w && i <= e->nworkers; i++) {
 		hib_codec_free(&e->w[i].cx);
@@ -490,24 +500,21 @@ static int zero_sizes(struct hib_sink *s, size_t pages, uint32_t *len)
 	int c, rc;
 
 	if (!s->zero_known[pages]) {
-		unsigned char *z = calloc(pages, e->ps);
+		/* w[0]'s decode buffer: no job of the caller's runs meanwhile */
+		unsigned char *z = e->w[0].dec;
 		size_t out;
 
-		if (!z)
-			return hib_seterr(s->img, HIB_ERR_NOMEM, "out of memory");
+		memset(z, 0, pages * e->ps);
 		for (c = 0; c < HIB_CODEC_COUNT; c++) {
 			if (!(s->codecs & (1u << c)))
 				continue;
 			rc = codec_run(s, &e->w[0], (enum hib_codec_id)c, z, pages * e->ps,
 				       e->cmp_cap, &out);
-			if (rc) {
-				free(z);
+			if (rc)
 				return hib_seterr(s->img, rc, "%s compression failed",
 						  hib_codec_name((enum hib_codec_id)c));
-			}
 			s->zero_len[pages][c] = (uint32_t)out;
 		}
-		free(z);
 		s->zero_known[pages] = 1;
 	}
 	memcpy(len, s->zero_len[pages], sizeof(s->zero_len[pages]));
@@ -541,10 +548,14 @@ static int chunk_done(struct hib_sink *s, uint64_t idx)
 	}
 	if ((rc = acquire(s->eng, &j)))
 		return rc;
-	/* the slot takes the filled buffer, the sink the slot's empty one */
-	t = j->unc;
-	j->unc = s->buf;
-	s->buf = t;
+	if (!s->eng->nworkers) {
+		j->unc = s->buf;
+	} else {
+		/* the slot takes the filled buffer, the sink the slot's empty one */
+		t = j->unc;
+		j->unc = s->buf;
+		s->buf = t;
+	}
 	submit(s, j, idx, pages);
 	return HIB_OK;
 }
@@ -679,6 +690,8 @@ int hib_sink_finish(struct hib_sink *s, const struct hib_sink_meta *src)
 		}
 		if ((rc = acquire(s->eng, &j)))
 			return rc;
+		if (!s->eng->nworkers)
+			j->unc = s->buf;    /* the last data chunk has gone */
 		for (k = 0; k < pages; k++) {
 			uint64_t p = i + k;
 

@@ -84,9 +84,9 @@ struct calib {
  * image (4096 of 4 KiB, 256 of 64 KiB) */
 #define CALIB_BYTES (16u << 20)
 
-/* chunks of each stream decoded again for the decode rates: 16 MiB at
- * 4 KiB pages, whatever the image */
-#define SIM_DECODE_CHUNKS 128u
+/* bytes of each stream decoded again for the decode rates, whatever the
+ * image: 128 chunks at 4 KiB pages, 8 at 64 KiB */
+#define SIM_DECODE_BYTES (16u << 20)
 
 /* the sample's default seed: any fixed value, so runs repeat */
 #define HIB_SIM_SAMPLE_SEED 0x5eed2026u
@@ -187,14 +187,16 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 	hib_sink_set_sample(&on, r->sample, r->sample_seed, 1);
 	hib_sink_set_sample(&off, r->sample, r->sample_seed, 2);
 	/* the rates: a bounded number of chunks round trips, not the stream */
-	on.decode_left = off.decode_left = SIM_DECODE_CHUNKS;
+	on.decode_left = off.decode_left = SIM_DECODE_BYTES / (UNC_PAGES * ps);
 	r->zstd_level = o->zstd_level ? o->zstd_level : HIB_ZSTD_LEVEL;
 	on.zstd_level[HIB_CODEC_ZSTD] = off.zstd_level[HIB_CODEC_ZSTD] = r->zstd_level;
 
 	rc = hib_reader_new(img, &rd);
 	if (rc)
 		goto out;
-	(void)hib_reader_set_threads(rd, o->threads);   /* before the first page */
+	/* the reader decodes in this thread, as before: the CPUs go to the
+	 * sizing, nine tenths of the work, and the reader's ring (up to
+	 * HIB_RING_BYTES) stays out of simulate's memory */
 	Z = 0;
 	while ((rc = hib_reader_next_page(rd, &pg)) == 1) {
 		bool z = !pg.data || hib_page_zero(pg.data, ps);

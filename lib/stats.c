@@ -28,12 +28,6 @@ const char *hib_class_name(enum hib_class c)
 	return (unsigned)c < HIB_CLASS_COUNT ? n[c] : NULL;
 }
 
-const char *hib_codec_name(enum hib_codec_id c)
-{
-	static const char *const n[] = { "lzo", "lz4", "zstd-1", "zstd-3" };
-	return (unsigned)c < HIB_CODEC_COUNT ? n[c] : NULL;
-}
-
 static inline uint64_t rotl(uint64_t x, int r)
 {
 	return (x << r) | (x >> (64 - r));

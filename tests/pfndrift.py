@@ -3,7 +3,7 @@
 # The drift between two images of nearly the same memory (the nozerocheck
 # pairs: fixtures/k612nz-*, the second written by the system restored from
 # the first), read from the disks without hibimg (tests/pfnwalk.py's reader).
-#   pfndrift.py DISK_A DISK_B WORD
+#   pfndrift.py DISK_A DISK_B WORD [--lzo]
 # Prints one line of KEY=VALUE:
 #   a_entries a_zero_flagged a_meta a_data   A's PFN list: entries, zero-flagged,
 #                                            PFN-list pages, data pages
@@ -13,8 +13,19 @@
 #   changed                                  common PFNs whose page differs (a
 #                                            zero-flagged entry is a page of zeros)
 #   changed_nonzero                          of those, the ones not all-zero in both
+# --lzo adds, in bytes, the sum of LZO1X-1 lengths (python3-lzo, liblzo2) of
+# 32-page chunks as the kernel cuts them, Image size after compression's sum:
+#   lzo_a         A's stream as written (PFN list, non-zero data pages)
+#   lzo_a_nozc    A's memory written without the zero-page check (flags
+#                 cleared, every page in PFN-list order, zeros in place)
+#   lzo_b         B's stream as written
+#   lzo_b_zc      B's memory written with the check (all-zero pages flagged
+#                 in the PFN list and left out of the data)
+# lzo_b - lzo_a_nozc and lzo_a - lzo_b_zc are what the drift does to the
+# size, one codec on both snapshots.
 import hashlib
 import os
+import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -24,27 +35,47 @@ ZERO = bytes(pfnwalk.PS)
 
 
 def pages(disk, word):
-    """(image, {pfn: digest of its page}, data pages that are all zeros)"""
+    """(image, PFNs, zero flags, {pfn: digest of its page}, data pages that
+    are all zeros, the meta pages, every saved page in PFN-list order)"""
     img = pfnwalk.Image(disk, word)
     pfns, zero = pfnwalk.walk(img)
     zd = hashlib.sha1(ZERO).digest()
-    data = (p for k, p in enumerate(img.stream()) if k >= img.meta)
-    out, zdata = {}, 0
+    stream = img.stream()
+    meta = [next(stream) for _ in range(img.meta)]
+    out, zdata, mem = {}, 0, []
     for pfn, z in zip(pfns, zero):
-        if z:
-            out[pfn] = zd
-            continue
-        pg = next(data)
-        if pg == ZERO:
+        pg = ZERO if z else next(stream)
+        if not z and pg == ZERO:
             zdata += 1
-        out[pfn] = hashlib.sha1(pg).digest()
-    return img, pfns, zero, out, zdata
+        out[pfn] = zd if z else hashlib.sha1(pg).digest()
+        mem.append(pg)
+    return img, pfns, zero, out, zdata, meta, mem
+
+
+def lzo_size(stream_pages):
+    import lzo          # python3-lzo
+    return sum(len(lzo.compress(b''.join(stream_pages[i:i + 32]), 1, False))
+               for i in range(0, len(stream_pages), 32))
+
+
+def flagged(meta, word, mem):
+    """the PFN-list pages with the zero-page flag set where the page in
+    MEM is all zeros (cleared where not), as a 6.6+ kernel writes them"""
+    L = '<I' if word == 4 else '<Q'
+    top, end = 1 << (8 * word - 1), (1 << (8 * word)) - 1
+    raw = b''.join(meta)
+    v = [x for (x,) in struct.iter_unpack(L, raw)]
+    for k in range(len(v)):
+        if v[k] != end:
+            v[k] = (v[k] & ~top) | (top if k < len(mem) and mem[k] == ZERO else 0)
+    raw = b''.join(struct.pack(L, x) for x in v)
+    return [raw[i:i + pfnwalk.PS] for i in range(0, len(raw), pfnwalk.PS)]
 
 
 def main():
     a, b, word = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    ia, pa, za, ha, zda = pages(a, word)
-    ib, pb, zb, hb, zdb = pages(b, word)
+    ia, pa, za, ha, zda, ma, ga = pages(a, word)
+    ib, pb, zb, hb, zdb, mb, gb = pages(b, word)
     sa, sb = set(ha), set(hb)
     common = sa & sb
     zd = hashlib.sha1(ZERO).digest()
@@ -58,6 +89,11 @@ def main():
         'changed': len(changed),
         'changed_nonzero': sum(1 for p in changed if ha[p] != zd and hb[p] != zd),
     }
+    if '--lzo' in sys.argv[4:]:
+        r['lzo_a'] = lzo_size(ma + [g for g, z in zip(ga, za) if not z])
+        r['lzo_a_nozc'] = lzo_size(flagged(ma, word, []) + ga)
+        r['lzo_b'] = lzo_size(mb + [g for g, z in zip(gb, zb) if not z])
+        r['lzo_b_zc'] = lzo_size(flagged(mb, word, gb) + [g for g in gb if g != ZERO])
     print(' '.join('%s=%d' % kv for kv in r.items()))
 
 

@@ -16,10 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_RZ = OPT_LONG, OPT_RL, OPT_RC, OPT_LOOP, OPT_CAL, OPT_ZL };
+enum {
+	OPT_RZ = OPT_LONG, OPT_RL, OPT_RC, OPT_LOOP, OPT_CAL, OPT_ZL,
+	OPT_LZO_C, OPT_LZO_D, OPT_LZ4_C, OPT_LZ4_D, OPT_ZSTD_C, OPT_ZSTD_D,
+	OPT_REPEAT, OPT_DMESG, OPT_RAM, OPT_ZSHARE
+};
 
 /* The defaults in --help are the library's (hib_sim_defaults()). */
-static char h_write[64], h_read[64], h_rz[160], h_rl[80], h_rc[64], h_zl[64];
+static char h_write[80], h_read[80], h_rz[200], h_rl[96], h_rc[96], h_zl[64], h_rep[96];
 
 static struct cli_opt simulate_opts[] = {
 	{ "compare", required_argument, 'c', "<comp>",
@@ -29,26 +33,82 @@ static struct cli_opt simulate_opts[] = {
 	{ "rate-zerocheck", required_argument, OPT_RZ, "<MB/s>[@<share>]", h_rz },
 	{ "rate-loop", required_argument, OPT_RL, "<MB/s>", h_rl },
 	{ "rate-copy-page", required_argument, OPT_RC, "<MB/s>", h_rc },
+	{ "rate-lzo-compress", required_argument, OPT_LZO_C, "<MB/s>",
+	  "LZO compression, one thread (default: measured)" },
+	{ "rate-lzo-decompress", required_argument, OPT_LZO_D, "<MB/s>",
+	  "LZO decompression, one thread (default: measured)" },
+	{ "rate-lz4-compress", required_argument, OPT_LZ4_C, "<MB/s>",
+	  "LZ4 compression, one thread (default: measured)" },
+	{ "rate-lz4-decompress", required_argument, OPT_LZ4_D, "<MB/s>",
+	  "LZ4 decompression, one thread (default: measured)" },
+	{ "rate-zstd-compress", required_argument, OPT_ZSTD_C, "<MB/s>",
+	  "zstd compression, one thread (default: measured)" },
+	{ "rate-zstd-decompress", required_argument, OPT_ZSTD_D, "<MB/s>",
+	  "zstd decompression, one thread (default: measured)" },
+	{ "dmesg", required_argument, OPT_DMESG, "<file>",
+	  "take threads, the Copied rate and the Wrote/Read\npipelines from a kernel log" },
+	{ "repeat", required_argument, OPT_REPEAT, "<n>", h_rep },
 	{ "nozerocheck-loop", no_argument, OPT_LOOP, NULL,
 	  "zero check off copies with the loop, not copy_page()" },
 	{ "calibrate", no_argument, OPT_CAL, NULL,
-	  "measure both copy loops here on the image's pages" },
+	  "measure the copy loops here on the image's pages" },
 	{ "zstd-level", required_argument, OPT_ZL, "<n>", h_zl },
+	{ "ram", required_argument, OPT_RAM, "<size>",
+	  "scale to a machine with this RAM (16G, 512M;\ndefault: the image's)" },
+	{ "zero-share", required_argument, OPT_ZSHARE, "<f>",
+	  "scale to this share of zero pages, 0..1\n(default: the image's)" },
 	{ NULL, 0, 0, NULL, NULL }
 };
 
 static void help_defaults(const struct hib_sim_opts *d)
 {
-	snprintf(h_write, sizeof(h_write), "disk write rate (default %.0f)", d->disk_write);
-	snprintf(h_read, sizeof(h_read), "disk read rate (default %.0f)", d->disk_read);
+	snprintf(h_write, sizeof(h_write), "disk write rate (default %.0f, assumed)", d->disk_write);
+	snprintf(h_read, sizeof(h_read), "disk read rate (default %.0f, assumed)", d->disk_read);
 	snprintf(h_rz, sizeof(h_rz), "copy rate with the zero check, as the kernel\n"
 		 "prints it, and the zero share of that memory\n"
-		 "(default %.2f@%.4f, the seed mail's)", d->rate_zerocheck,
+		 "(default %.2f@%.6f, the seed mail's)", d->rate_zerocheck,
 		 d->rate_zerocheck_share);
-	snprintf(h_rl, sizeof(h_rl), "the same loop without the check (default %.2f)",
+	snprintf(h_rl, sizeof(h_rl), "the same loop without the check\n(default %.2f, the seed mail's)",
 		 d->rate_loop);
-	snprintf(h_rc, sizeof(h_rc), "copy_page() (default %.2f)", d->rate_copy_page);
+	snprintf(h_rc, sizeof(h_rc), "copy_page() (default %.2f, the seed mail's)",
+		 d->rate_copy_page);
 	snprintf(h_zl, sizeof(h_zl), "zstd level of the what-if (default %d)", d->zstd_level);
+	snprintf(h_rep, sizeof(h_rep), "measure each measured rate n times, take the\nmedian (default %u)",
+		 d->repeat);
+}
+
+/* 16G, 512M, 16GiB, 1T, or bytes: binary units, as RAM is counted */
+static uint64_t parse_size(const char *s, const char *what)
+{
+	static const char units[] = "KMGTP";
+	char *end;
+	double v = strtod(s, &end);
+	const char *u;
+	uint64_t mul = 1;
+
+	if (end == s || !(v > 0))
+		die_(EXIT_USAGE, "invalid %s: '%s'", what, s);
+	if (*end && (u = strchr(units, end[0] & ~0x20)) != NULL) {
+		mul = 1ull << (10 * (1 + (u - units)));
+		end++;
+		if (!strcmp(end, "iB") || !strcmp(end, "B"))
+			end += strlen(end);
+	} else if (*end == 'B' && !end[1]) {
+		end++;
+	}
+	if (*end || v * (double)mul >= 18446744073709551616.0)
+		die_(EXIT_USAGE, "invalid %s: '%s'", what, s);
+	return (uint64_t)(v * (double)mul);
+}
+
+static double parse_share(const char *s, const char *what)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || !(v >= 0 && v <= 1))
+		die_(EXIT_USAGE, "invalid %s: '%s' (0..1)", what, s);
+	return v;
 }
 
 static double parse_rate(const char *s, const char *what, double *share)
@@ -99,6 +159,8 @@ static const struct col {
 	{ "ZERO-FILL-S", OUT_NUM, 1 }, { "CRITICAL-S", OUT_NUM, 1 },
 	{ "COPY-RATE", OUT_NUM, 1 }, { "COMPRESS-RATE", OUT_NUM, 1 },
 	{ "DECOMPRESS-RATE", OUT_NUM, 1 },
+	{ "KERNEL-CODEC", OUT_BOOL, 1 }, { "SAVE-S", OUT_NUM, 1 }, { "LOAD-S", OUT_NUM, 1 },
+	{ "SAVE-FROM-LOG", OUT_BOOL, 1 }, { "LOAD-FROM-LOG", OUT_BOOL, 1 },
 };
 
 static struct libscols_table *scenario_table(const struct out_opts *oo)
@@ -152,6 +214,11 @@ static int print_scenarios(const struct hib_sim *r, const struct out_opts *oo)
 		out_cell(ln, 22, "%.2f", copy_rate);
 		out_cell(ln, 23, "%.2f", hib_sim_rate_compress(r, s->comp));
 		out_cell(ln, 24, "%.2f", hib_sim_rate_decompress(r, s->comp));
+		out_cell(ln, 25, "%s", s->kernel_codec ? "true" : "false");
+		out_cell(ln, 26, "%.6f", s->t_save);
+		out_cell(ln, 27, "%.6f", s->t_load);
+		out_cell(ln, 28, "%s", s->save_from_log ? "true" : "false");
+		out_cell(ln, 29, "%s", s->load_from_log ? "true" : "false");
 	}
 	return out_table_print(tb);
 }
@@ -253,11 +320,103 @@ static int print_compare(const struct hib_sim *r, enum hib_sim_comp c,
 	return out_table_print(tb);
 }
 
-/* Every input of the model, given, defaulted or measured here. */
-static struct out_rec *model_rec(const struct hib_sim *res, const struct hib_sim_opts *so,
-				 const struct hib_sim_opts *d, enum hib_sim_comp compare)
+/* Every input, its value, unit and source, and where it comes from. */
+static int print_inputs(const struct hib_sim *res, const struct out_opts *oo)
+{
+	struct libscols_table *tb = out_table_new(oo, "inputs");
+	const struct hib_sim_input *x;
+	size_t i;
+
+	out_table_title(tb, "Inputs (MB = 1000 KiB, as the kernel prints rates):");
+	out_table_col(tb, "INPUT", OUT_STR);
+	out_table_col(tb, "VALUE", OUT_NUM);
+	out_table_col(tb, "UNIT", OUT_STR);
+	out_table_col(tb, "SOURCE", OUT_STR);
+	out_table_col_flags(tb, "FROM", OUT_STR, OUT_COL_WRAP);
+	for (i = 0; (x = hib_sim_input(res, i)) != NULL; i++) {
+		struct libscols_line *ln = out_table_line(tb);
+
+		out_cell(ln, 0, "%s", x->key);
+		if (!strcmp(x->unit, "share"))
+			out_cell(ln, 1, "%.6f", x->value);
+		else if (!strcmp(x->unit, "MB/s"))
+			out_cell(ln, 1, "%.2f", x->value);
+		else
+			out_cell(ln, 1, "%.0f", x->value);
+		out_cell(ln, 2, "%s", x->unit);
+		out_cell(ln, 3, "%s", hib_sim_source_name(x->source));
+		if (x->from)
+			out_cell(ln, 4, "%s", x->from);
+	}
+	return out_table_print(tb);
+}
+
+static const struct hib_sim_input *input(const struct hib_sim *res, const char *key)
+{
+	const struct hib_sim_input *x;
+	size_t i;
+
+	for (i = 0; (x = hib_sim_input(res, i)) != NULL; i++)
+		if (!strcmp(x->key, key))
+			return x;
+	return NULL;
+}
+
+/* The scenario written the image's way against the image itself: our
+ * codecs are not all the kernel's, byte for byte. */
+static struct out_rec *match_rec(const struct hib_sim *res)
 {
 	const struct hib_sim_info *ri = hib_sim_info(res);
+	const struct hib_sim_scenario *s = NULL, *x;
+	struct out_rec *r;
+	size_t i;
+
+	for (i = 0; (x = hib_sim_scenario(res, i)) != NULL; i++)
+		if (x->matches_image)
+			s = x;
+	if (!s)
+		return NULL;
+	r = out_rec_new();
+	out_rec_section(r, "The scenario written as the image was, against the image");
+	out_rec_add(r, "compression", "compression", OUT_STR, "%s", hib_sim_comp_name(s->comp));
+	out_rec_add(r, "zerocheck", "zero check", OUT_BOOL, "%s", s->zerocheck ? "true" : "false");
+	out_rec_add(r, "kernel_codec", "our compressor is the kernel's", OUT_BOOL, "%s",
+		    s->kernel_codec ? "true" : "false");
+	out_rec_add(r, "codec_note", "codec", OUT_STR, "%s",
+		    s->comp == HIB_SIM_LZ4 ?
+		    "liblz4's LZ4_compress_default(), the kernel's compressor: equal bytes on most images, not all" :
+		    s->comp == HIB_SIM_LZO ?
+		    "liblzo2's LZO1X-1, not the kernel's lzo1x_1 byte for byte (about 0.5% apart)" :
+		    "uncompressed: the pages themselves");
+	out_rec_add(r, "scaled", "scaled (--ram, --zero-share): not the image's machine",
+		    OUT_BOOL, "%s", ri->scaled ? "true" : "false");
+	if (s->comp != HIB_SIM_NONE) {
+		out_rec_add(r, "compressed_bytes", "simulated compressed bytes", OUT_NUM,
+			    "%" PRIu64, s->cmp_bytes);
+		out_rec_add(r, "image_compressed_bytes", "the image's (sum of its chunks' cmp_len)",
+			    OUT_NUM, "%" PRIu64, ri->image_cmp_bytes);
+		out_rec_add(r, "bytes_equal", "simulated = the image's, byte for byte", OUT_BOOL,
+			    "%s", s->cmp_bytes == ri->image_cmp_bytes ? "true" : "false");
+		if (ri->image_cmp_bytes)
+			out_rec_add(r, "compressed_diff", "simulated - image's, % of the image's",
+				    OUT_NUM, "%.3f",
+				    100.0 * ((double)s->cmp_bytes - (double)ri->image_cmp_bytes) /
+				    (double)ri->image_cmp_bytes);
+	}
+	out_rec_add(r, "sim_slots", "simulated slots (swsusp_info, stream, map pages)", OUT_NUM,
+		    "%" PRIu64, s->disk_pages);
+	out_rec_add(r, "image_own_slots", "the image's (its map entries and map pages)", OUT_NUM,
+		    "%" PRIu64, ri->image_slots);
+	return r;
+}
+
+/* What the model ran with, and the memory it modelled. */
+static struct out_rec *model_rec(const struct hib_sim *res, const struct hib_sim_opts *so,
+				 enum hib_sim_comp compare)
+{
+	const struct hib_sim_info *ri = hib_sim_info(res);
+	const struct hib_sim_input *rz = input(res, "copy_zerocheck"),
+				   *rs = input(res, "copy_zerocheck_share");
 	struct out_rec *r = out_rec_new();
 	char key[64], label[128];
 	const char *n;
@@ -273,10 +432,14 @@ static struct out_rec *model_rec(const struct hib_sim *res, const struct hib_sim
 		    "%d", ri->zstd_level);
 	out_rec_add(r, "calibrated", "copy rates measured here (--calibrate)", OUT_BOOL, "%s",
 		    ri->calibrated ? "true" : "false");
+	out_rec_add(r, "repeat", "measurements per measured rate (the median)", OUT_NUM, "%u",
+		    ri->repeat);
+	out_rec_add(r, "batch_pages", "non-zero image pages they were measured on", OUT_NUM,
+		    "%" PRIu64, ri->batch_pages);
 	out_rec_add(r, "rate-zerocheck", "zero-check copy rate as printed, MB/s", OUT_NUM,
-		    "%.2f", so->rate_zerocheck > 0 ? so->rate_zerocheck : d->rate_zerocheck);
+		    "%.2f", rz ? rz->value : 0.0);
 	out_rec_add(r, "rate-zerocheck-share", "zero share of the memory it was printed for",
-		    OUT_NUM, "%.4f", so->rate_zerocheck_share);
+		    OUT_NUM, "%.6f", rs ? rs->value : 0.0);
 	out_rec_add(r, "rate-zerocheck-scan", "zero-check rate over all pages, MB/s", OUT_NUM,
 		    "%.2f", ri->rate_zerocheck_scan);
 	out_rec_add(r, "rate-zerocheck-image", "zero-check rate the kernel would print here, MB/s",
@@ -288,15 +451,19 @@ static struct out_rec *model_rec(const struct hib_sim *res, const struct hib_sim
 	out_rec_add(r, "disk-read", "disk read, MB/s", OUT_NUM, "%.0f", ri->disk_read);
 	for (c = HIB_SIM_NONE + 1; (n = hib_sim_comp_name((enum hib_sim_comp)c)) != NULL; c++) {
 		snprintf(key, sizeof(key), "compress-rate-%s", n);
-		snprintf(label, sizeof(label), "%s compress, one thread here, MB/s", n);
+		snprintf(label, sizeof(label), "%s compress, one thread, MB/s", n);
 		out_rec_add(r, key, label, OUT_NUM, "%.1f",
 			    hib_sim_rate_compress(res, (enum hib_sim_comp)c));
 		snprintf(key, sizeof(key), "decompress-rate-%s", n);
-		snprintf(label, sizeof(label), "%s decompress, one thread here, MB/s", n);
+		snprintf(label, sizeof(label), "%s decompress, one thread, MB/s", n);
 		out_rec_add(r, key, label, OUT_NUM, "%.1f",
 			    hib_sim_rate_decompress(res, (enum hib_sim_comp)c));
 	}
 	out_rec_section(r, "The image's memory");
+	out_rec_add(r, "page_size", "page size", OUT_NUM, "%u", ri->page_size);
+	out_rec_add(r, "word_size", "sizeof(long) of its kernel", OUT_NUM, "%u", ri->word_size);
+	out_rec_add(r, "num_physpages", "RAM pages (num_physpages)", OUT_NUM, "%" PRIu64,
+		    ri->num_physpages);
 	out_rec_add(r, "pfn-entries", "PFNs saved (\"Need to copy\")", OUT_NUM, "%" PRIu64,
 		    ri->entries);
 	out_rec_add(r, "zero-pages", "zero pages (flagged or stored)", OUT_NUM, "%" PRIu64,
@@ -305,6 +472,14 @@ static struct out_rec *model_rec(const struct hib_sim *res, const struct hib_sim
 		    ri->zero_flagged);
 	out_rec_add(r, "zero-share", "zero share %", OUT_NUM, "%.2f",
 		    ri->entries ? 100.0 * (double)ri->zero_pages / (double)ri->entries : 0.0);
+	out_rec_section(r, "The machine modelled");
+	out_rec_add(r, "scaled", "scaled from the image (--ram, --zero-share)", OUT_BOOL, "%s",
+		    ri->scaled ? "true" : "false");
+	out_rec_add(r, "ram_bytes", "RAM", OUT_SIZE, "%" PRIu64,
+		    ri->ram_pages * (uint64_t)ri->page_size);
+	out_rec_add(r, "sim_pfn_entries", "PFNs saved", OUT_NUM, "%" PRIu64, ri->sim_entries);
+	out_rec_add(r, "sim_zero_pages", "zero pages", OUT_NUM, "%" PRIu64, ri->sim_zero_pages);
+	out_rec_add(r, "sim_zero_share", "zero share", OUT_NUM, "%.6f", ri->zero_share);
 	return r;
 }
 
@@ -329,7 +504,7 @@ int cmd_simulate(int argc, char **argv)
 	struct hib_image *img;
 	const struct hib_info *in;
 	struct out_opts whole;
-	struct out_rec *mr;
+	struct out_rec *mr, *xr;
 	uint64_t v;
 	int c, rc, compare = -1, have_share = 0;
 	double share = 0;
@@ -348,6 +523,24 @@ int cmd_simulate(int argc, char **argv)
 			break;
 		case OPT_RL: so.rate_loop = parse_rate(optarg, "loop rate", NULL); break;
 		case OPT_RC: so.rate_copy_page = parse_rate(optarg, "copy_page rate", NULL); break;
+		case OPT_LZO_C: so.rate_lzo_compress = parse_rate(optarg, "lzo compress rate", NULL); break;
+		case OPT_LZO_D: so.rate_lzo_decompress = parse_rate(optarg, "lzo decompress rate", NULL); break;
+		case OPT_LZ4_C: so.rate_lz4_compress = parse_rate(optarg, "lz4 compress rate", NULL); break;
+		case OPT_LZ4_D: so.rate_lz4_decompress = parse_rate(optarg, "lz4 decompress rate", NULL); break;
+		case OPT_ZSTD_C: so.rate_zstd_compress = parse_rate(optarg, "zstd compress rate", NULL); break;
+		case OPT_ZSTD_D: so.rate_zstd_decompress = parse_rate(optarg, "zstd decompress rate", NULL); break;
+		case OPT_DMESG: so.dmesg = optarg; break;
+		case OPT_REPEAT:
+			v = parse_u64(optarg, "repeat count");
+			if (v < 1 || v > 1000)
+				die_(EXIT_USAGE, "invalid repeat count: '%s' (1..1000)", optarg);
+			so.repeat = (unsigned int)v;
+			break;
+		case OPT_RAM: so.ram_bytes = parse_size(optarg, "RAM size"); break;
+		case OPT_ZSHARE:
+			so.zero_share = parse_share(optarg, "zero share");
+			so.zero_share_set = 1;
+			break;
 		case OPT_LOOP: so.nozerocheck_loop = 1; break;
 		case OPT_CAL: so.calibrate = 1; break;
 		case OPT_ZL:
@@ -388,17 +581,27 @@ int cmd_simulate(int argc, char **argv)
 	/* -o picks the scenario columns; the other two parts stay whole */
 	whole = cl.out;
 	whole.columns = NULL;
-	mr = model_rec(res, &so, &d, (enum hib_sim_comp)compare);
+	mr = model_rec(res, &so, (enum hib_sim_comp)compare);
+	xr = match_rec(res);
 	out_doc_begin(&cl.out, "simulate");
 	rc = print_scenarios(res, &cl.out);
 	if (!cl.out.json)
 		putchar('\n');
+	if (xr) {
+		rc |= out_rec_print(xr, &whole, "match");
+		if (!cl.out.json)
+			putchar('\n');
+	}
 	rc |= print_compare(res, (enum hib_sim_comp)compare, so.nozerocheck_loop, &whole);
+	if (!cl.out.json)
+		putchar('\n');
+	rc |= print_inputs(res, &whole);
 	if (!cl.out.json)
 		putchar('\n');
 	rc |= out_rec_print(mr, &whole, "model");
 	rc |= out_doc_end();
 	out_rec_free(mr);
+	out_rec_free(xr);
 	if (rc)
 		die_(EXIT_IOERR, "cannot print the result");
 done:

@@ -492,8 +492,9 @@ int cmd_simulate(int argc, char **argv)
 			 "with the zero-page check on (6.6+) and off (nozerocheck), with no\n"
 			 "compression, LZO, LZ4 and zstd (a what-if: no kernel writes it).",
 		.sections = "Prints the scenarios (-o picks their columns, --list-columns lists\n"
-			    "them), the before/after table and the model's inputs; -J puts all\n"
-			    "three in one document.\n",
+			    "them), the scenario written as the image was against the image, the\n"
+			    "before/after table, every input with its source (seed, log, measured,\n"
+			    "given, assumed, image) and the model; -J puts all five in one document.\n",
 		.epilog = "MB = 1000 KiB, as the kernel prints rates. -T sets the compression\n"
 			  "threads (default: clamp(CPUs-1, 1, 3)).\n",
 		.common = CO_VIEW | CO_QUIET | CO_THREADS | CO_RESUME | CO_SPENT,

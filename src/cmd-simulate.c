@@ -332,7 +332,8 @@ static int print_inputs(const struct hib_sim *res, const struct out_opts *oo)
 	out_table_col(tb, "VALUE", OUT_NUM);
 	out_table_col(tb, "UNIT", OUT_STR);
 	out_table_col(tb, "SOURCE", OUT_STR);
-	out_table_col_flags(tb, "FROM", OUT_STR, OUT_COL_WRAP);
+	/* a sentence: under its row for people; -r would escape its spaces */
+	out_table_col_flags(tb, "FROM", OUT_STR, OUT_COL_BELOW | (oo->raw ? OUT_COL_EXTRA : 0));
 	for (i = 0; (x = hib_sim_input(res, i)) != NULL; i++) {
 		struct libscols_line *ln = out_table_line(tb);
 
@@ -364,7 +365,7 @@ static const struct hib_sim_input *input(const struct hib_sim *res, const char *
 
 /* The scenario written the image's way against the image itself: our
  * codecs are not all the kernel's, byte for byte. */
-static struct out_rec *match_rec(const struct hib_sim *res)
+static struct out_rec *match_rec(const struct hib_sim *res, const struct out_opts *oo)
 {
 	const struct hib_sim_info *ri = hib_sim_info(res);
 	const struct hib_sim_scenario *s = NULL, *x;
@@ -377,18 +378,18 @@ static struct out_rec *match_rec(const struct hib_sim *res)
 	if (!s)
 		return NULL;
 	r = out_rec_new();
-	out_rec_section(r, "The scenario written as the image was, against the image");
+	out_rec_section(r, "MATCH against the image itself");
 	out_rec_add(r, "compression", "compression", OUT_STR, "%s", hib_sim_comp_name(s->comp));
 	out_rec_add(r, "zerocheck", "zero check", OUT_BOOL, "%s", s->zerocheck ? "true" : "false");
 	out_rec_add(r, "kernel_codec", "our compressor is the kernel's", OUT_BOOL, "%s",
 		    s->kernel_codec ? "true" : "false");
-	out_rec_add(r, "codec_note", "codec", OUT_STR, "%s",
-		    s->comp == HIB_SIM_LZ4 ?
-		    "liblz4's LZ4_compress_default(), the kernel's compressor: equal bytes on most images, not all" :
-		    s->comp == HIB_SIM_LZO ?
-		    "liblzo2's LZO1X-1, not the kernel's lzo1x_1 byte for byte (about 0.5% apart)" :
-		    "uncompressed: the pages themselves");
-	out_rec_add(r, "scaled", "scaled (--ram, --zero-share): not the image's machine",
+	/* -r would escape its spaces; the boolean says it */
+	if (!oo->raw)
+		out_rec_add(r, "codec_note", "codec", OUT_STR, "%s",
+			    s->comp == HIB_SIM_LZ4 ? "liblz4, the kernel's compressor" :
+			    s->comp == HIB_SIM_LZO ? "liblzo2, not the kernel's lzo1x_1" :
+			    "uncompressed");
+	out_rec_add(r, "scaled", "scaled (--ram, --zero-share)",
 		    OUT_BOOL, "%s", ri->scaled ? "true" : "false");
 	if (s->comp != HIB_SIM_NONE) {
 		out_rec_add(r, "compressed_bytes", "simulated compressed bytes", OUT_NUM,
@@ -403,9 +404,9 @@ static struct out_rec *match_rec(const struct hib_sim *res)
 				    100.0 * ((double)s->cmp_bytes - (double)ri->image_cmp_bytes) /
 				    (double)ri->image_cmp_bytes);
 	}
-	out_rec_add(r, "sim_slots", "simulated slots (swsusp_info, stream, map pages)", OUT_NUM,
+	out_rec_add(r, "sim_slots", "simulated slots", OUT_NUM,
 		    "%" PRIu64, s->disk_pages);
-	out_rec_add(r, "image_own_slots", "the image's (its map entries and map pages)", OUT_NUM,
+	out_rec_add(r, "image_own_slots", "the image's slots (map entries + pages)", OUT_NUM,
 		    "%" PRIu64, ri->image_slots);
 	return r;
 }
@@ -583,7 +584,7 @@ int cmd_simulate(int argc, char **argv)
 	whole = cl.out;
 	whole.columns = NULL;
 	mr = model_rec(res, &so, (enum hib_sim_comp)compare);
-	xr = match_rec(res);
+	xr = match_rec(res, &whole);
 	out_doc_begin(&cl.out, "simulate");
 	rc = print_scenarios(res, &cl.out);
 	if (!cl.out.json)

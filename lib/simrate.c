@@ -47,6 +47,15 @@ const char *hib_sim_source_name(enum hib_sim_source s)
 	return (unsigned)s <= HIB_SIM_SRC_IMAGE ? n[s] : NULL;
 }
 
+/* here, not in simulate.c: the inputs name their codecs, and simulate.c
+ * calls this file, not the other way round */
+const char *hib_sim_comp_name(enum hib_sim_comp c)
+{
+	static const char *const n[] = { "none", "lzo", "lz4", "zstd" };
+
+	return (unsigned)c < HIB_SIM_COMP_COUNT ? n[c] : NULL;
+}
+
 /* ---- the kernel log ------------------------------------------------------- */
 
 static int read_text(struct hib_image *img, const char *path, char **text, size_t *len)

@@ -51,11 +51,6 @@ void hib_sim_defaults(struct hib_sim_opts *o)
 	o->size = n;
 }
 
-const char *hib_sim_comp_name(enum hib_sim_comp c)
-{
-	static const char *const n[] = { "none", "lzo", "lz4", "zstd" };
-	return (unsigned)c < HIB_SIM_COMP_COUNT ? n[c] : NULL;
-}
 
 static enum hib_codec_id codec_id(int c)
 {

@@ -230,6 +230,7 @@ int hib_sim_log_read(struct hib_image *img, const char *path, struct sim_log *lg
 	}
 	/* the codec of a pipeline: its threads line, or none at all */
 	lg->comp = lg->threads.have ? codec_of(lg->threads.text) : HIB_SIM_NONE;
+	lg->zerocheck = !lg->created.have ? -1 : lg->created_zero && lg->created.v[1] > 0;
 	lg->dcomp = lg->dthreads.have ? codec_of(lg->dthreads.text) : HIB_SIM_NONE;
 	rc = HIB_OK;
 out:
@@ -527,19 +528,16 @@ static double given_codec(const struct hib_sim_opts *o, int c, int dec)
 	return 0;
 }
 
-void hib_sim_needs(const struct hib_sim_opts *o, const struct sim_log *lg, int *copy, int *codec)
+void hib_sim_needs(const struct hib_sim_opts *o, int *copy, int *codec)
 {
 	int c;
 
 	*copy = 0;
 	*codec = 0;
-	if (o->calibrate) {
-		/* what the log or the caller pinned is not measured */
-		int zc_log = lg && lg->copied.have && lg->created_zero && lg->created.v[1] > 0;
-
-		*copy = !(o->rate_zerocheck > 0 || zc_log) || !(o->rate_loop > 0) ||
-			!(o->rate_copy_page > 0);
-	}
+	/* what the caller pinned is not measured (a log's Copied line is
+	 * preferred to a measurement when both are there) */
+	if (o->calibrate)
+		*copy = !(o->rate_zerocheck > 0) || !(o->rate_loop > 0) || !(o->rate_copy_page > 0);
 	for (c = HIB_SIM_LZO; c < HIB_SIM_COMP_COUNT; c++)
 		if (!(given_codec(o, c, 0) > 0) || !(given_codec(o, c, 1) > 0))
 			*codec = 1;
@@ -580,9 +578,7 @@ static double line_rate(const struct sim_log_line *l)
 int hib_sim_inputs_resolve(struct hib_image *img, const struct hib_sim_opts *o,
 			   struct hib_sim_inputs *si, unsigned int threads_default)
 {
-	const struct sim_log *lg = o->dmesg ? &si->log : NULL;
 	const struct sim_meas *m = &si->meas;
-	const char *lp = si->log_path;
 	static const char *const ckey[HIB_SIM_COMP_COUNT][2] = {
 		{ NULL, NULL }, { "lzo_compress", "lzo_decompress" },
 		{ "lz4_compress", "lz4_decompress" }, { "zstd_compress", "zstd_decompress" } };
@@ -591,27 +587,58 @@ int hib_sim_inputs_resolve(struct hib_image *img, const struct hib_sim_opts *o,
 		{ "LZO compression, one thread", "LZO decompression, one thread" },
 		{ "LZ4 compression, one thread", "LZ4 decompression, one thread" },
 		{ "zstd compression, one thread", "zstd decompression, one thread" } };
-	int c, d, zc_log = 0, page_log = 0, loop_log = 0;
+	/* the log each line is taken from: the first with threads, the last
+	 * with the rest; a Copied line goes to the loop its log ran */
+	const struct sim_log *lt = NULL, *lzc = NULL, *lpage = NULL, *lloop = NULL,
+			     *lw = NULL, *lwoff = NULL, *lr = NULL;
+	const char *pt = NULL, *pzc = NULL, *ppage = NULL, *ploop = NULL, *pw = NULL,
+		   *pwoff = NULL, *pr = NULL;
+	const struct sim_log *lg;
+	unsigned int k;
+	int c, d;
 	double v;
 
-	(void)img;
-	if (lg && lg->copied.have) {
-		if (!lg->created_zero)
-			loop_log = 1;
-		else if (lg->created.v[1] > 0)
-			zc_log = 1;
-		else
-			page_log = 1;
+	for (k = 0; k < si->nlog; k++) {
+		const char *p = si->log_path[k];
+
+		lg = &si->log[k];
+		if (!lt && (lg->threads.have || lg->dthreads.have)) {
+			lt = lg;
+			pt = p;
+		}
+		if (lg->copied.have) {
+			if (!lg->created_zero) {
+				lloop = lg;
+				ploop = p;
+			} else if (lg->created.v[1] > 0) {
+				lzc = lg;
+				pzc = p;
+			} else {
+				lpage = lg;
+				ppage = p;
+			}
+		}
+		if (lg->wrote.have && lg->zerocheck == 0) {
+			lwoff = lg;
+			pwoff = p;
+		} else if (lg->wrote.have) {
+			lw = lg;
+			pw = p;
+		}
+		if (lg->read.have) {
+			lr = lg;
+			pr = p;
+		}
 	}
 	/* threads */
 	if (o->threads)
 		set(si, SIM_IN_THREADS, "threads", "compression threads", "threads", o->threads,
 		    HIB_SIM_SRC_GIVEN, NULL);
-	else if (lg && (lg->threads.have || lg->dthreads.have)) {
-		const struct sim_log_line *l = lg->threads.have ? &lg->threads : &lg->dthreads;
+	else if (lt) {
+		const struct sim_log_line *l = lt->threads.have ? &lt->threads : &lt->dthreads;
 
 		set(si, SIM_IN_THREADS, "threads", "compression threads", "threads",
-		    (double)l->v[0], HIB_SIM_SRC_LOG, "%s:%u: \"%s\"", lp, l->lineno, l->text);
+		    (double)l->v[0], HIB_SIM_SRC_LOG, "%s:%u: \"%s\"", pt, l->lineno, l->text);
 	} else
 		set(si, SIM_IN_THREADS, "threads", "compression threads", "threads",
 		    threads_default, HIB_SIM_SRC_MEASURED,
@@ -625,16 +652,16 @@ int hib_sim_inputs_resolve(struct hib_image *img, const struct hib_sim_opts *o,
 		set(si, SIM_IN_COPY_SHARE, "copy_zerocheck_share",
 		    "zero share of the memory it was printed for", "share",
 		    o->rate_zerocheck_share, HIB_SIM_SRC_GIVEN, NULL);
-	} else if (zc_log) {
-		double n = (double)lg->created.v[0], z = (double)lg->created.v[1];
+	} else if (lzc) {
+		double n = (double)lzc->created.v[0], z = (double)lzc->created.v[1];
 
 		set(si, SIM_IN_COPY_ZEROCHECK, "copy_zerocheck",
 		    "copy with the zero check, as the kernel prints it", "MB/s",
-		    line_rate(&lg->copied), HIB_SIM_SRC_LOG, "%s:%u: \"%s\"", lp,
-		    lg->copied.lineno, lg->copied.text);
+		    line_rate(&lzc->copied), HIB_SIM_SRC_LOG, "%s:%u: \"%s\"", pzc,
+		    lzc->copied.lineno, lzc->copied.text);
 		set(si, SIM_IN_COPY_SHARE, "copy_zerocheck_share",
 		    "zero share of the memory it was printed for", "share", z / (n + z),
-		    HIB_SIM_SRC_LOG, "%s:%u: \"%s\"", lp, lg->created.lineno, lg->created.text);
+		    HIB_SIM_SRC_LOG, "%s:%u: \"%s\"", pzc, lzc->created.lineno, lzc->created.text);
 	} else if (o->calibrate && m->copy_zc > 0) {
 		set(si, SIM_IN_COPY_ZEROCHECK, "copy_zerocheck",
 		    "copy with the zero check, as the kernel prints it", "MB/s", m->copy_zc,
@@ -662,10 +689,10 @@ int hib_sim_inputs_resolve(struct hib_image *img, const struct hib_sim_opts *o,
 	if (o->rate_loop > 0)
 		set(si, SIM_IN_COPY_LOOP, "copy_loop", "word loop without the check", "MB/s",
 		    o->rate_loop, HIB_SIM_SRC_GIVEN, NULL);
-	else if (loop_log)
+	else if (lloop)
 		set(si, SIM_IN_COPY_LOOP, "copy_loop", "word loop without the check", "MB/s",
-		    line_rate(&lg->copied), HIB_SIM_SRC_LOG, "%s:%u: \"%s\" (before 6.6: no check)",
-		    lp, lg->copied.lineno, lg->copied.text);
+		    line_rate(&lloop->copied), HIB_SIM_SRC_LOG, "%s:%u: \"%s\" (before 6.6: no check)",
+		    ploop, lloop->copied.lineno, lloop->copied.text);
 	else if (o->calibrate && m->copy_loop > 0)
 		set(si, SIM_IN_COPY_LOOP, "copy_loop", "word loop without the check", "MB/s",
 		    m->copy_loop, HIB_SIM_SRC_MEASURED,
@@ -680,10 +707,10 @@ int hib_sim_inputs_resolve(struct hib_image *img, const struct hib_sim_opts *o,
 	if (o->rate_copy_page > 0)
 		set(si, SIM_IN_COPY_PAGE, "copy_page", "copy_page(), no check", "MB/s",
 		    o->rate_copy_page, HIB_SIM_SRC_GIVEN, NULL);
-	else if (page_log)
+	else if (lpage)
 		set(si, SIM_IN_COPY_PAGE, "copy_page", "copy_page(), no check", "MB/s",
-		    line_rate(&lg->copied), HIB_SIM_SRC_LOG, "%s:%u: \"%s\" (0 zero pages: nozerocheck)",
-		    lp, lg->copied.lineno, lg->copied.text);
+		    line_rate(&lpage->copied), HIB_SIM_SRC_LOG, "%s:%u: \"%s\" (0 zero pages: nozerocheck)",
+		    ppage, lpage->copied.lineno, lpage->copied.text);
 	else if (o->calibrate && m->copy_page > 0)
 		set(si, SIM_IN_COPY_PAGE, "copy_page", "copy_page(), no check", "MB/s",
 		    m->copy_page, HIB_SIM_SRC_MEASURED,
@@ -725,18 +752,28 @@ int hib_sim_inputs_resolve(struct hib_image *img, const struct hib_sim_opts *o,
 		set(si, SIM_IN_DISK_R, "disk_read", "disk read", "MB/s", HIB_SIM_DISK_READ,
 		    HIB_SIM_SRC_ASSUMED, "nobody measured it: an SSD's order of magnitude");
 
-	/* the pipelines, only from a log */
-	if (lg && lg->wrote.have) {
-		si->wrote_comp = lg->comp;
+	/* the pipelines, only from a log: the save per zero-check state of
+	 * the hibernation that printed it, the load (of whatever image the
+	 * boot found) once */
+	if (lw) {
+		si->comp[SIM_IN_WROTE] = lw->comp;
 		set(si, SIM_IN_WROTE, "wrote", "save pipeline (compress and write) of the log's codec",
-		    "MB/s", line_rate(&lg->wrote), HIB_SIM_SRC_LOG, "%s:%u: \"%s\" (%s)", lp,
-		    lg->wrote.lineno, lg->wrote.text, hib_sim_comp_name(lg->comp));
+		    "MB/s", line_rate(&lw->wrote), HIB_SIM_SRC_LOG, "%s:%u: \"%s\" (%s%s)", pw,
+		    lw->wrote.lineno, lw->wrote.text, hib_sim_comp_name(lw->comp),
+		    lw->zerocheck == 1 ? ", zero check on" : "");
 	}
-	if (lg && lg->read.have) {
-		si->read_comp = lg->dcomp;
+	if (lwoff) {
+		si->comp[SIM_IN_WROTE_OFF] = lwoff->comp;
+		set(si, SIM_IN_WROTE_OFF, "wrote_nozerocheck",
+		    "save pipeline of the log's codec, zero check off", "MB/s",
+		    line_rate(&lwoff->wrote), HIB_SIM_SRC_LOG, "%s:%u: \"%s\" (%s, zero check off)",
+		    pwoff, lwoff->wrote.lineno, lwoff->wrote.text, hib_sim_comp_name(lwoff->comp));
+	}
+	if (lr) {
+		si->comp[SIM_IN_READ] = lr->dcomp;
 		set(si, SIM_IN_READ, "read", "load pipeline (read, decompress, zero fill) of the log's codec",
-		    "MB/s", line_rate(&lg->read), HIB_SIM_SRC_LOG, "%s:%u: \"%s\" (%s)", lp,
-		    lg->read.lineno, lg->read.text, hib_sim_comp_name(lg->dcomp));
+		    "MB/s", line_rate(&lr->read), HIB_SIM_SRC_LOG, "%s:%u: \"%s\" (%s)", pr,
+		    lr->read.lineno, lr->read.text, hib_sim_comp_name(lr->dcomp));
 	}
 	return HIB_OK;
 }

@@ -29,6 +29,7 @@
 #define HIB_SIM_BATCH_BYTES (16u << 20)
 /* a kernel log read whole, bounded */
 #define HIB_SIM_LOG_MAX (64u << 20)
+#define HIB_SIM_LOGS 4
 
 enum sim_in {
 	SIM_IN_THREADS = 0,
@@ -40,8 +41,9 @@ enum sim_in {
 	SIM_IN_LZ4_C, SIM_IN_LZ4_D,
 	SIM_IN_ZSTD_C, SIM_IN_ZSTD_D,
 	SIM_IN_DISK_W, SIM_IN_DISK_R,
-	SIM_IN_WROTE,               /* the log's "Wrote": the save pipeline */
-	SIM_IN_READ,                /* the log's "Read": the load pipeline */
+	SIM_IN_WROTE,               /* a log's "Wrote": the save pipeline (zero check on or unknown) */
+	SIM_IN_WROTE_OFF,           /* the same from a log whose kernel ran without it */
+	SIM_IN_READ,                /* a log's "Read": the load pipeline */
 	SIM_IN_RAM,
 	SIM_IN_ZERO_SHARE,
 	SIM_IN_COUNT
@@ -63,6 +65,9 @@ struct sim_log {
 	enum hib_sim_comp comp;     /* the codec "Wrote" wrote with */
 	enum hib_sim_comp dcomp;    /* and "Read" read with */
 	int created_zero;           /* "Image created" counts zero pages (6.6+) */
+	int zerocheck;              /* its hibernation checked for zero pages:
+				     * 1 yes (M > 0), 0 no (M = 0, or before
+				     * 6.6), -1 no "Image created" to tell */
 };
 
 /* What the one pass over the image and the batch gave. */
@@ -80,9 +85,10 @@ struct hib_sim_inputs {
 	struct hib_sim_input in[SIM_IN_COUNT];
 	int have[SIM_IN_COUNT];     /* WROTE and READ only with their log line */
 	char from[SIM_IN_COUNT][SIM_FROM_MAX];
-	char log_path[SIM_FROM_MAX];
-	enum hib_sim_comp wrote_comp, read_comp;
-	struct sim_log log;
+	unsigned int nlog;
+	char log_path[HIB_SIM_LOGS][SIM_FROM_MAX];
+	struct sim_log log[HIB_SIM_LOGS];
+	enum hib_sim_comp comp[SIM_IN_COUNT];   /* the codec of WROTE*, READ */
 	struct sim_meas meas;
 };
 
@@ -113,7 +119,6 @@ HIB_HIDDEN int hib_sim_inputs_resolve(struct hib_image *img, const struct hib_si
 HIB_HIDDEN void hib_sim_inputs_scale(struct hib_sim_inputs *si, const struct hib_sim_opts *o,
 				     uint64_t image_ram, double image_share);
 /* Does a rate need measuring, or is every one pinned (given or logged)? */
-HIB_HIDDEN void hib_sim_needs(const struct hib_sim_opts *o, const struct sim_log *lg,
-			      int *copy, int *codec);
+HIB_HIDDEN void hib_sim_needs(const struct hib_sim_opts *o, int *copy, int *codec);
 
 #endif

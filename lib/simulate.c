@@ -57,6 +57,16 @@ static enum hib_codec_id codec_id(int c)
 	return c == HIB_SIM_LZO ? HIB_CODEC_LZO : c == HIB_SIM_LZ4 ? HIB_CODEC_LZ4 : HIB_CODEC_ZSTD;
 }
 
+/* the log input that times codec c's pipeline: first, else second */
+static int pipeline(const struct hib_sim_inputs *si, int c, enum sim_in first, enum sim_in second)
+{
+	if (si->have[first] && (int)si->comp[first] == c)
+		return (int)first;
+	if (si->have[second] && (int)si->comp[second] == c)
+		return (int)second;
+	return -1;
+}
+
 /* The rates: from the caller, a log, a measurement on the image's pages,
  * the seed mail, or assumed (simrate.c); the image's own compressed bytes
  * on the way. */
@@ -68,13 +78,21 @@ static int inputs(struct hib_image *img, const struct hib_sim_opts *o, struct hi
 	unsigned int tdef = (unsigned int)(cpus - 1 < 1 ? 1 : cpus - 1 > 3 ? 3 : cpus - 1);
 	int want_copy, want_codec, rc;
 
-	if (o->dmesg) {
-		snprintf(si->log_path, sizeof(si->log_path), "%s", o->dmesg);
-		rc = hib_sim_log_read(img, o->dmesg, &si->log);
+	unsigned int k;
+
+	if (o->ndmesg > HIB_SIM_LOGS)
+		return hib_seterr(img, HIB_ERR_INVAL, "%u kernel logs: at most %u",
+				  o->ndmesg, HIB_SIM_LOGS);
+	for (k = 0; k < o->ndmesg; k++) {
+		if (!o->dmesg || !o->dmesg[k])
+			return hib_seterr(img, HIB_ERR_INVAL, "kernel log %u not named", k);
+		snprintf(si->log_path[k], sizeof(si->log_path[k]), "%s", o->dmesg[k]);
+		rc = hib_sim_log_read(img, o->dmesg[k], &si->log[k]);
 		if (rc)
 			return rc;
+		si->nlog = k + 1;
 	}
-	hib_sim_needs(o, o->dmesg ? &si->log : NULL, &want_copy, &want_codec);
+	hib_sim_needs(o, &want_copy, &want_codec);
 	rc = hib_sim_measure(img, o, zstd_level, want_copy, want_codec, &si->meas);
 	if (rc)
 		return rc;
@@ -102,7 +120,7 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 	unsigned int ps;
 	uint64_t N, Z, meta, ram_img, ram_pages;
 	double bps, share;
-	int rc, zc, c, scale;
+	int rc, zc, c, scale, w;
 
 	*out = NULL;
 	memset(&on, 0, sizeof(on));
@@ -287,13 +305,16 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 			s->t_critical = s->t_copy;
 			/* the log's pipelines: the kernel's own end-to-end time
 			 * for its codec, overlap and that machine's disk in it */
-			if (si->have[SIM_IN_WROTE] && (int)si->wrote_comp == c) {
+			/* the log of the same zero-check state first, else the other */
+			w = pipeline(si, c, zc ? SIM_IN_WROTE : SIM_IN_WROTE_OFF,
+				     zc ? SIM_IN_WROTE_OFF : SIM_IN_WROTE);
+			if (w >= 0) {
 				s->save_from_log = 1;
-				s->t_save = (double)s->stream_bytes / (in[SIM_IN_WROTE].value * bps);
+				s->t_save = (double)s->stream_bytes / (in[w].value * bps);
 			} else {
 				s->t_save = s->t_compress + s->t_write;
 			}
-			if (si->have[SIM_IN_READ] && (int)si->read_comp == c) {
+			if (pipeline(si, c, SIM_IN_READ, SIM_IN_READ) >= 0) {
 				s->load_from_log = 1;
 				s->t_load = (double)s->stream_bytes / (in[SIM_IN_READ].value * bps);
 			} else {

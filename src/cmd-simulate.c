@@ -46,7 +46,7 @@ static struct cli_opt simulate_opts[] = {
 	{ "rate-zstd-decompress", required_argument, OPT_ZSTD_D, "<MB/s>",
 	  "zstd decompression, one thread (default: measured)" },
 	{ "dmesg", required_argument, OPT_DMESG, "<file>",
-	  "take threads, the Copied rate and the Wrote/Read\npipelines from a kernel log" },
+	  "take threads, the Copied rate and the Wrote/Read\npipelines from a kernel log (up to 4 times: a\nnozerocheck=0 and a nozerocheck=1 log, say)" },
 	{ "repeat", required_argument, OPT_REPEAT, "<n>", h_rep },
 	{ "nozerocheck-loop", no_argument, OPT_LOOP, NULL,
 	  "zero check off copies with the loop, not copy_page()" },
@@ -507,6 +507,8 @@ int cmd_simulate(int argc, char **argv)
 	const struct hib_info *in;
 	struct out_opts whole;
 	struct out_rec *mr, *xr;
+	const char *logs[4];
+	unsigned int nlogs = 0;
 	uint64_t v;
 	int c, rc, compare = -1, have_share = 0;
 	double share = 0;
@@ -531,7 +533,12 @@ int cmd_simulate(int argc, char **argv)
 		case OPT_LZ4_D: so.rate_lz4_decompress = parse_rate(optarg, "lz4 decompress rate", NULL); break;
 		case OPT_ZSTD_C: so.rate_zstd_compress = parse_rate(optarg, "zstd compress rate", NULL); break;
 		case OPT_ZSTD_D: so.rate_zstd_decompress = parse_rate(optarg, "zstd decompress rate", NULL); break;
-		case OPT_DMESG: so.dmesg = optarg; break;
+		case OPT_DMESG:
+			if (nlogs == sizeof(logs) / sizeof(logs[0]))
+				die_(EXIT_USAGE, "--dmesg: at most %zu logs",
+				     sizeof(logs) / sizeof(logs[0]));
+			logs[nlogs++] = optarg;
+			break;
 		case OPT_REPEAT:
 			v = parse_u64(optarg, "repeat count");
 			if (v < 1 || v > 1000)
@@ -562,6 +569,8 @@ int cmd_simulate(int argc, char **argv)
 	if (cl.threads && cl.threads > 64)
 		die_(EXIT_USAGE, "invalid thread count: '%u'", cl.threads);
 	so.threads = cl.threads;
+	so.dmesg = logs;
+	so.ndmesg = nlogs;
 	/* a bare rate keeps the seed's share: it was measured on such memory */
 	so.rate_zerocheck_share = have_share ? share : d.rate_zerocheck_share;
 

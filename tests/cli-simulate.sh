@@ -173,9 +173,12 @@ if th:
 else:
     comp = "none"
 wr = last(r"Wrote (\d+) kbytes in ([0-9.]+) seconds")
+cr = last(r"Image created \((\d+) pages copied(?:, (\d+) zero pages)?\)")
 if wr:
     rate = int(wr[1].group(1)) / float(wr[1].group(2)) / 1000
-    r = src["wrote"]
+    # a kernel that did not check for zero pages saved that stream
+    off = cr is not None and (cr[1].group(2) is None or int(cr[1].group(2)) == 0)
+    r = src["wrote_nozerocheck" if off else "wrote"]
     assert r["source"] == "log" and near(r["value"], rate, 1e-3) and (":%d:" % wr[0]) in r["from"], r
     for s in d["scenarios"]:
         if s["compression"] == comp:
@@ -184,7 +187,6 @@ if wr:
         else:
             assert not s["save_from_log"] and near(s["save_s"], s["compress_s"] + s["write_s"]), s
 cp = last(r"Copied (\d+) kbytes in ([0-9.]+) seconds")
-cr = last(r"Image created \((\d+) pages copied(?:, (\d+) zero pages)?\)")
 if cp:
     rate = int(cp[1].group(1)) / float(cp[1].group(2)) / 1000
     if cr[1].group(2) is None:
@@ -237,6 +239,38 @@ check "0 zero pages: the log's rate is copy_page's, the others stay the seed's" 
 run_hib 0 simulate -J $PINC --dmesg "$TMP/old.log" "$A"
 check "no zero pages counted (before 6.6): the word loop's" \
 	test "$(logcheck "$TMP/out" "$TMP/old.log")" = copy_loop
+# two logs: the save of each zero-check state from the log that ran it
+sed 's/Wrote 16064 kbytes in 0.54 seconds/Wrote 19096 kbytes in 0.40 seconds/' "$TMP/nozc.log" >"$TMP/nozc2.log"
+run_hib 0 simulate -J $PINC --dmesg "$TMP/zc.log" --dmesg "$TMP/nozc2.log" "$A"
+check "two logs: zero check on saves at the first's Wrote, off at the second's" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["simulate"]
+r = {x["input"]: x for x in d["inputs"]}
+on, off = 16064 / 0.54 / 1000, 19096 / 0.40 / 1000
+def near(a, b): return abs(a - b) <= 1e-4 * b + 2e-6
+ok = r["wrote"]["source"] == "log" and "zc.log:" in r["wrote"]["from"] and near(r["wrote"]["value"], on)
+ok = ok and "nozc2.log:" in r["wrote_nozerocheck"]["from"] and near(r["wrote_nozerocheck"]["value"], off)
+ok = ok and r["copy_zerocheck"]["source"] == "log" and r["copy_page"]["source"] == "log"
+for s in d["scenarios"]:
+    if s["compression"] == "lzo":
+        ok = ok and near(s["save_s"], s["stream_bytes"] / ((on if s["zerocheck"] else off) * 1024000))
+sys.exit(0 if ok else 1)' "$TMP/out"
+for pair in "k612nz-lz4 k612nz-lz4-nozc lz4" "k612nz-lzo k612nz-lzo-nozc lzo"; do
+	set -- $pair
+	[ -e "$FIX_SRC/$1.log" ] && [ -e "$FIX_SRC/$2.log" ] && [ -e "$FIX_IMG/$1.img" ] || continue
+	run_hib 0 simulate -J $PINC --dmesg "$FIX_SRC/$1.log" --dmesg "$FIX_SRC/$2.log" "$FIX_IMG/$1.img"
+	check "$1 + $2 logs: the zero-check loop from the first, copy_page and the nozerocheck save from the second" python3 -c '
+import json, sys
+r = {x["input"]: x for x in json.load(open(sys.argv[1]))["simulate"]["inputs"]}
+sys.exit(0 if sys.argv[2] + ".log:" in r["copy_zerocheck"]["from"] and
+	 sys.argv[3] + ".log:" in r["copy_page"]["from"] and
+	 sys.argv[3] + ".log:" in r["wrote_nozerocheck"]["from"] and
+	 sys.argv[2] + ".log:" in r["wrote"]["from"] else 1)' "$TMP/out" "$1" "$2"
+done
+run_hib 2 simulate --dmesg "$TMP/zc.log" --dmesg "$TMP/zc.log" --dmesg "$TMP/zc.log" \
+	--dmesg "$TMP/zc.log" --dmesg "$TMP/zc.log" "$A"
+err_has "at most 4 logs"
+
 # a given rate wins over the log's
 run_hib 0 simulate -J $PINC --dmesg "$TMP/zc.log" --rate-zerocheck 100@0.1 "$A"
 check "--rate-zerocheck wins over the log's Copied" python3 -c '

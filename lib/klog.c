@@ -109,6 +109,11 @@ static const struct klog_entry table[] = {
 	{ "created", "Image created (%u pages copied)", P, { HIB_LOGQ_IMAGE_PAGES, HIB_LOGQ_NONE },
 	  "the snapshot: pages copied into the image (before 6.6 every saved page is copied, zero or not)",
 	  NULL },
+	/* the seed mail's patch 1 (2026), not in 6.1 or 6.12: swsusp_save()
+	 * times copy_data_pages() and prints it with swsusp_show_speed() */
+	{ "copied", "Copied %u kbytes in %*", P, Q0,
+	  "the copy of the snapshot (copy_data_pages(), interrupts off): the kbytes of the pages copied (zero pages not counted) and the time it took; the rate is the critical section's",
+	  NULL },
 	{ "create-error", "Error %d creating image", F, Q0,
 	  "the snapshot could not be made (-12: not enough memory for the copy)",
 	  "free memory at hibernation time, /sys/power/image_size" },

@@ -7,22 +7,28 @@
  *
  * Sizes are not estimated: both streams are built page by page from the
  * image's memory and really compressed in 32-page chunks, as the kernel
- * would (simsize.c: zero and repeated chunks sized once, all CPUs), or,
- * with a sample, the sampled chunks are and the rest are scaled up with
- * an error bound; page counts are exact either way. Times are a model (see hibimg-simulate(1)):
+ * would (simsize.c: zero and repeated chunks sized once, on all CPUs; with
+ * a sample, the sampled chunks are and the rest are scaled up with an
+ * error bound, page counts exact either way), scaled to another machine
+ * by simscale.c when asked. Times are a
+ * model (see hibimg-simulate(1)), its inputs each with a source (simrate.c):
  *   copy       = bytes scanned / copy rate       (the critical section)
  *   compress   = stream bytes / (codec rate x threads)
  *   write      = bytes on disk / disk write rate
  *   read       = bytes on disk / disk read rate
  *   decompress = stream bytes / (decode rate x threads)
  *   zero fill  = zero-flagged pages x page size / copy_page rate (resume)
+ *   save       = compress + write, or stream bytes / the log's "Wrote" rate
+ *   load       = read + decompress + zero fill, or the log's "Read" rate
  * The kernel prints the zero-check loop's rate over the pages it copied
  * (zero pages scanned but not counted), so that rate comes with the zero
  * share of the memory it was measured on and is turned into a rate over
  * all scanned bytes: rate / (1 - share).
  */
-#include "statsP.h"
+#include "simrateP.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,6 +44,7 @@ void hib_sim_defaults(struct hib_sim_opts *o)
 		.disk_write = HIB_SIM_DISK_WRITE,
 		.disk_read = HIB_SIM_DISK_READ,
 		.zstd_level = HIB_ZSTD_LEVEL,
+		.repeat = HIB_SIM_REPEAT,
 	};
 	size_t n = o->size;
 
@@ -47,78 +54,56 @@ void hib_sim_defaults(struct hib_sim_opts *o)
 	o->size = n;
 }
 
-const char *hib_sim_comp_name(enum hib_sim_comp c)
+
+static enum hib_codec_id codec_id(int c)
 {
-	static const char *const n[] = { "none", "lzo", "lz4", "zstd" };
-	return (unsigned)c < HIB_SIM_COMP_COUNT ? n[c] : NULL;
+	return c == HIB_SIM_LZO ? HIB_CODEC_LZO : c == HIB_SIM_LZ4 ? HIB_CODEC_LZ4 : HIB_CODEC_ZSTD;
 }
 
-/* do_copy_page_zerocheck(): the kernel builds it without SIMD, so no
- * vectoriser here either, or the calibration would flatter it. */
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((noinline, optimize("no-tree-vectorize")))
-#else
-__attribute__((noinline))
-#endif
-static int copy_zerocheck(long *dst, const long *src, unsigned int n)
+/* the log input that times codec c's pipeline: first, else second */
+static int pipeline(const struct hib_sim_inputs *si, int c, enum sim_in first, enum sim_in second)
 {
-	long z = 0;
-	unsigned int i;
+	if (si->have[first] && (int)si->comp[first] == c)
+		return (int)first;
+	if (si->have[second] && (int)si->comp[second] == c)
+		return (int)second;
+	return -1;
+}
 
-	for (i = 0; i < n; i++) {
-		z |= src[i];
-		dst[i] = src[i];
+/* The rates: from the caller, a log, a measurement on the image's pages,
+ * the seed mail, or assumed (simrate.c); the image's own compressed bytes
+ * on the way. */
+static int inputs(struct hib_image *img, const struct hib_sim_opts *o, struct hib_sim *res,
+		  int zstd_level)
+{
+	struct hib_sim_inputs *si = res->inputs;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned int tdef = (unsigned int)(cpus - 1 < 1 ? 1 : cpus - 1 > 3 ? 3 : cpus - 1);
+	int want_copy, want_codec, rc;
+
+	unsigned int k;
+
+	if (o->ndmesg > HIB_SIM_LOGS)
+		return hib_seterr(img, HIB_ERR_INVAL, "%u kernel logs: at most %u",
+				  o->ndmesg, HIB_SIM_LOGS);
+	for (k = 0; k < o->ndmesg; k++) {
+		if (!o->dmesg || !o->dmesg[k])
+			return hib_seterr(img, HIB_ERR_INVAL, "kernel log %u not named", k);
+		snprintf(si->log_path[k], sizeof(si->log_path[k]), "%s", o->dmesg[k]);
+		rc = hib_sim_log_read(img, o->dmesg[k], &si->log[k]);
+		if (rc)
+			return rc;
+		si->nlog = k + 1;
 	}
-	return !z;
+	hib_sim_needs(o, &want_copy, &want_codec);
+	rc = hib_sim_measure(img, o, zstd_level, want_copy, want_codec, &si->meas);
+	if (rc)
+		return rc;
+	return hib_sim_inputs_resolve(img, o, si, tdef);
 }
-
-struct calib {
-	unsigned char *src, *dst;
-	size_t n, cap;
-	uint64_t pages;
-	double t_check, t_copy;
-	volatile int sink;
-};
-
-/* the calibration's batch: 16 MiB, past most L2 caches, in pages of the
- * image (4096 of 4 KiB, 256 of 64 KiB) */
-#define CALIB_BYTES (16u << 20)
-
-/* bytes of each stream decoded again for the decode rates, whatever the
- * image: 128 chunks at 4 KiB pages, 8 at 64 KiB */
-#define SIM_DECODE_BYTES (16u << 20)
 
 /* the sample's default seed: any fixed value, so runs repeat */
 #define HIB_SIM_SAMPLE_SEED 0x5eed2026u
-
-static void calib_run(struct calib *k, unsigned int ps)
-{
-	double t0, t1, t2;
-	size_t i;
-	int z = 0;
-
-	if (!k->n)
-		return;
-	t0 = hib_now();
-	for (i = 0; i < k->n; i++)
-		z += copy_zerocheck((long *)(void *)(k->dst + i * ps),
-				    (const long *)(const void *)(k->src + i * ps),
-				    ps / sizeof(long));
-	t1 = hib_now();
-	for (i = 0; i < k->n; i++)
-		memcpy(k->dst + i * ps, k->src + i * ps, ps);
-	t2 = hib_now();
-	k->sink += z + k->dst[0];
-	k->t_check += t1 - t0;
-	k->t_copy += t2 - t1;
-	k->pages += k->n;
-	k->n = 0;
-}
-
-static double clamp_rate(double r, double def)
-{
-	return r > 0 ? r : def;
-}
 
 int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 		 struct hib_sim **out)
@@ -127,22 +112,24 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 	const struct hib_sim_opts *o = &oc;
 	struct hib_sim *res = NULL;
 	struct hib_sim_info *r;
+	struct hib_sim_inputs *si;
+	const struct hib_sim_input *in;
 	const unsigned int all = (1u << HIB_CODEC_LZO) | (1u << HIB_CODEC_LZ4) |
 				 (1u << HIB_CODEC_ZSTD);
 	struct hib_sink on, off;
-	struct hib_sink_meta on_meta = { 0 };
-	struct hib_engine *eng = NULL;
-	struct calib k = { 0 };
 	struct hib_reader *rd = NULL;
 	struct hib_page pg;
+	struct hib_w_size own[2][HIB_SIM_COMP_COUNT];
+	struct hib_sink_est est[2][HIB_SIM_COMP_COUNT];
+	struct sim_mix mix, to;
+	struct hib_sink_meta on_meta = { 0 };
+	struct hib_engine *eng = NULL;
 	uint8_t *dz = NULL;          /* stored data pages found zero, by data ordinal */
 	uint64_t dz_cap = 0, ord = 0;
-	unsigned char *zero = NULL;
 	unsigned int ps;
-	uint64_t N, Z, meta;
-	double share, bps, sec_c[HIB_SIM_COMP_COUNT] = { 0 }, sec_d[HIB_SIM_COMP_COUNT] = { 0 };
-	long cpus;
-	int rc, zc, c;
+	uint64_t N, Z, meta, ram_img, ram_pages;
+	double bps, share;
+	int rc, zc, c, scale, w;
 
 	*out = NULL;
 	memset(&on, 0, sizeof(on));
@@ -150,33 +137,28 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 	memset(&oc, 0, sizeof(oc));
 	if (opts && (rc = HIB_ABI_IN(img, hib_sim_opts, &oc, opts)))
 		return rc;
+	if (o->zero_share_set && !(o->zero_share >= 0 && o->zero_share <= 1))
+		return hib_seterr(img, HIB_ERR_INVAL, "zero share %g outside [0, 1]", o->zero_share);
+	if (!(o->sample >= 0 && o->sample <= 1))
+		return hib_seterr(img, HIB_ERR_INVAL, "sample %g outside [0, 1]", o->sample);
 	if (!img->loaded && (rc = hib_image_load(img)))
 		return rc;
 	if (!img->pfns_loaded && (rc = hib_image_load_pfns(img)))
 		return rc;
-	if (!(o->sample >= 0 && o->sample <= 1))
-		return hib_seterr(img, HIB_ERR_INVAL, "sample %g outside [0, 1]", o->sample);
 	res = calloc(1, sizeof(*res));
-	if (!res)
+	if (!res || !(res->inputs = calloc(1, sizeof(*res->inputs)))) {
+		free(res);
 		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	}
 	r = &res->info;
+	si = res->inputs;
 	ps = img->lay.ps;
 	N = img->pfns.entries;
 	meta = img->info.meta_pages;
-	zero = calloc(1, ps);
-	if (!zero) {
-		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	r->zstd_level = o->zstd_level ? o->zstd_level : HIB_ZSTD_LEVEL;
+	if ((rc = inputs(img, o, res, r->zstd_level)))
 		goto out;
-	}
-	if (o->calibrate) {
-		k.cap = CALIB_BYTES / ps;
-		k.src = malloc(k.cap * ps);
-		k.dst = malloc(k.cap * ps);
-		if (!k.src || !k.dst) {
-			rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
-			goto out;
-		}
-	}
+	memset(est, 0, sizeof(est));
 	if ((rc = hib_engine_new(img, o->threads, &eng)) ||
 	    (rc = hib_sink_init(&on, eng, meta, all)) ||
 	    (rc = hib_sink_init(&off, eng, meta, all)))
@@ -186,17 +168,13 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 	r->workers = hib_engine_workers(eng);
 	hib_sink_set_sample(&on, r->sample, r->sample_seed, 1);
 	hib_sink_set_sample(&off, r->sample, r->sample_seed, 2);
-	/* the rates: a bounded number of chunks round trips, not the stream */
-	on.decode_left = off.decode_left = SIM_DECODE_BYTES / (UNC_PAGES * ps);
-	r->zstd_level = o->zstd_level ? o->zstd_level : HIB_ZSTD_LEVEL;
+	/* no chunk is decoded again: the rates come from simrate.c's batch */
 	on.zstd_level[HIB_CODEC_ZSTD] = off.zstd_level[HIB_CODEC_ZSTD] = r->zstd_level;
 
 	rc = hib_reader_new(img, &rd);
 	if (rc)
 		goto out;
-	/* the reader decodes in this thread, as before: the CPUs go to the
-	 * sizing, nine tenths of the work, and the reader's ring (up to
-	 * HIB_RING_BYTES) stays out of simulate's memory */
+	(void)hib_reader_set_threads(rd, o->threads);   /* before the first page */
 	Z = 0;
 	while ((rc = hib_reader_next_page(rd, &pg)) == 1) {
 		bool z = !pg.data || hib_page_zero(pg.data, ps);
@@ -225,104 +203,146 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 			break;
 		if ((rc = hib_sink_page(&off, z ? NULL : pg.data)))
 			break;
-		if (k.cap) {
-			memcpy(k.src + k.n * ps, pg.data ? pg.data : zero, ps);
-			if (++k.n == k.cap)
-				calib_run(&k, ps);
-		}
 	}
 	if (rc < 0)
 		goto out;
-	calib_run(&k, ps);
 	on_meta.flagged = img->zero_bits;
 	on_meta.data_zero = dz;
 	if ((rc = hib_sink_finish(&on, &on_meta)) || (rc = hib_sink_finish(&off, NULL)))
 		goto out;
 
+	/* the two streams as the image's memory gives them */
+	for (c = 0; c < HIB_SIM_COMP_COUNT; c++) {
+		for (zc = 0; zc < 2; zc++) {
+			struct hib_sink *sk = zc ? &on : &off;
+
+			if (c == HIB_SIM_NONE) {
+				hib_w_size_init(&own[zc][c], &img->lay);
+				hib_w_size_raw(&own[zc][c], meta + N - (zc ? Z : 0));
+			} else {
+				/* exact in a full run; else the sample scaled up */
+				hib_sink_estimate(sk, codec_id(c), &est[zc][c]);
+				own[zc][c] = sk->size[codec_id(c)];
+				own[zc][c].chunks = est[zc][c].chunks;
+				own[zc][c].cmp_bytes = est[zc][c].cmp_bytes;
+				own[zc][c].disk_pages = est[zc][c].disk_pages;
+				if (c == HIB_SIM_LZO) {     /* once a stream */
+					r->chunks_total += est[zc][c].chunks;
+					r->chunks_zero += est[zc][c].chunks - est[zc][c].population;
+					r->chunks_sampled += est[zc][c].sampled;
+				}
+			}
+		}
+	}
+
+	/* the machine modelled */
 	r->entries = N;
 	r->zero_pages = Z;
 	r->zero_flagged = img->pfns.zero_flagged;
-	cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	r->threads = o->threads ? o->threads :
-		     (unsigned int)(cpus - 1 < 1 ? 1 : cpus - 1 > 3 ? 3 : cpus - 1);
-	share = o->rate_zerocheck > 0 ? o->rate_zerocheck_share : HIB_SIM_SHARE_ZEROCHECK;
-	if (share < 0 || share >= 1) {
-		rc = hib_seterr(img, HIB_ERR_INVAL, "zero share %g outside [0, 1)", share);
+	r->page_size = ps;
+	r->word_size = img->lay.word;
+	r->num_physpages = img->info.num_physpages;
+	r->zero_share_image = N ? (double)Z / (double)N : 0;
+	ram_img = r->num_physpages;
+	if (o->ram_bytes && !ram_img) {
+		rc = hib_seterr(img, HIB_ERR_INVAL,
+				"the image does not say its RAM (num_physpages 0): cannot scale");
 		goto out;
 	}
-	r->rate_zerocheck_scan = clamp_rate(o->rate_zerocheck, HIB_SIM_RATE_ZEROCHECK) /
-				 (1 - share);
-	r->rate_loop = clamp_rate(o->rate_loop, HIB_SIM_RATE_LOOP);
-	r->rate_copy_page = clamp_rate(o->rate_copy_page, HIB_SIM_RATE_COPY_PAGE);
-	if (k.pages && k.t_check > 0 && k.t_copy > 0) {
-		r->calibrated = 1;
-		r->rate_zerocheck_scan = (double)k.pages * ps / k.t_check / HIB_KMB;
-		r->rate_copy_page = (double)k.pages * ps / k.t_copy / HIB_KMB;
+	ram_pages = o->ram_bytes ? o->ram_bytes / ps : ram_img;
+	if (o->ram_bytes && !ram_pages) {
+		rc = hib_seterr(img, HIB_ERR_INVAL, "RAM of %" PRIu64 " bytes is less than a page",
+				o->ram_bytes);
+		goto out;
 	}
-	r->rate_zerocheck = N ? r->rate_zerocheck_scan * (double)(N - Z) / (double)N : 0;
-	r->disk_write = clamp_rate(o->disk_write, HIB_SIM_DISK_WRITE);
-	r->disk_read = clamp_rate(o->disk_read, HIB_SIM_DISK_READ);
-	for (c = HIB_SIM_LZO; c < HIB_SIM_COMP_COUNT; c++) {
-		enum hib_codec_id id = c == HIB_SIM_LZO ? HIB_CODEC_LZO :
-				       c == HIB_SIM_LZ4 ? HIB_CODEC_LZ4 : HIB_CODEC_ZSTD;
-		/* over the chunks really compressed (and round tripped) */
-		double bc = (double)(on.cmp_unc[id] + off.cmp_unc[id]);
-		double bd = (double)(on.dec_unc[id] + off.dec_unc[id]);
+	r->ram_pages = ram_pages;
+	scale = o->ram_bytes || o->zero_share_set;
+	mix.n = N;
+	mix.z = Z;
+	mix.m = meta;
+	to = mix;
+	if (scale)
+		hib_sim_scale_mix(&mix, ram_img, ram_pages, o->zero_share_set, o->zero_share,
+				  img->lay.word, ps, &to);
+	r->scaled = scale;
+	r->sim_entries = to.n;
+	r->sim_zero_pages = to.z;
+	r->zero_share = to.n ? (double)to.z / (double)to.n : 0;
+	hib_sim_inputs_scale(si, o, ram_img * ps, r->zero_share_image);
+	r->image_cmp_bytes = si->meas.image_cmp;
+	r->image_slots = img->info.map_entries + img->info.map_pages;
+	r->repeat = o->repeat ? o->repeat : HIB_SIM_REPEAT;
+	r->batch_pages = si->meas.batch_pages;
 
-		sec_c[c] = on.cmp_sec[id] + off.cmp_sec[id];
-		sec_d[c] = on.dec_sec[id] + off.dec_sec[id];
-		res->rate_compress[c] = sec_c[c] > 0 ? bc / sec_c[c] / HIB_KMB : 0;
-		res->rate_decompress[c] = sec_d[c] > 0 ? bd / sec_d[c] / HIB_KMB : 0;
+	/* the rates, resolved */
+	in = si->in;
+	r->threads = (unsigned int)in[SIM_IN_THREADS].value;
+	if (!r->threads)
+		r->threads = 1;
+	share = in[SIM_IN_COPY_SHARE].value;
+	r->rate_zerocheck_scan = in[SIM_IN_COPY_ZEROCHECK].value / (1 - share);
+	r->rate_loop = in[SIM_IN_COPY_LOOP].value;
+	r->rate_copy_page = in[SIM_IN_COPY_PAGE].value;
+	r->calibrated = in[SIM_IN_COPY_ZEROCHECK].source == HIB_SIM_SRC_MEASURED ||
+			in[SIM_IN_COPY_LOOP].source == HIB_SIM_SRC_MEASURED ||
+			in[SIM_IN_COPY_PAGE].source == HIB_SIM_SRC_MEASURED;
+	r->rate_zerocheck = to.n ? r->rate_zerocheck_scan * (double)(to.n - to.z) / (double)to.n : 0;
+	r->disk_write = in[SIM_IN_DISK_W].value;
+	r->disk_read = in[SIM_IN_DISK_R].value;
+	for (c = HIB_SIM_LZO; c < HIB_SIM_COMP_COUNT; c++) {
+		res->rate_compress[c] = in[SIM_IN_LZO_C + 2 * (c - HIB_SIM_LZO)].value;
+		res->rate_decompress[c] = in[SIM_IN_LZO_D + 2 * (c - HIB_SIM_LZO)].value;
 	}
 
 	bps = HIB_KMB;
 	for (c = 0; c < HIB_SIM_COMP_COUNT; c++) {
 		for (zc = 1; zc >= 0; zc--) {
 			struct hib_sim_scenario *s = &res->sc[res->n++];
-			struct hib_sink *sk = zc ? &on : &off;
-			enum hib_codec_id id = c == HIB_SIM_LZO ? HIB_CODEC_LZO :
-					       c == HIB_SIM_LZ4 ? HIB_CODEC_LZ4 : HIB_CODEC_ZSTD;
-			struct hib_w_size raw;
-			struct hib_sink_est est;
+			struct hib_w_size z = own[zc][c];
 			double copy_rate;
 
+			if (scale)
+				hib_sim_scale_size(&own[1][c], &own[0][c], &mix, &to, zc,
+						   si->meas.zero_chunk[c], c != HIB_SIM_NONE, &z);
 			s->zerocheck = zc;
 			s->comp = (enum hib_sim_comp)c;
 			s->kernel_supported = c != HIB_SIM_ZSTD;
+			/* liblz4's LZ4_compress_default() is the kernel's
+			 * compressor (the same algorithm and parameters, not
+			 * always the same bytes: arm612-lz4 differs in 2
+			 * chunks); liblzo2's LZO1X-1 is not the kernel's
+			 * lzo1x_1 rewrite, about 0.5 % apart */
+			s->kernel_codec = c == HIB_SIM_NONE || c == HIB_SIM_LZ4;
 			s->matches_image =
 				(c == HIB_SIM_NONE ? img->info.compression == HIB_COMP_NONE :
 				 c == HIB_SIM_LZO ? img->info.compression == HIB_COMP_LZO :
 				 c == HIB_SIM_LZ4 ? img->info.compression == HIB_COMP_LZ4 : 0) &&
 				zc == (img->pfns.zero_flagged > 0 || Z == 0);
-			s->zero_pages = zc ? Z : 0;
-			s->pages_copied = N - s->zero_pages;
-			s->meta_pages = meta;
-			s->stream_pages = meta + s->pages_copied;
+			s->zero_pages = zc ? to.z : 0;
+			s->pages_copied = to.n - s->zero_pages;
+			s->meta_pages = to.m;
+			s->stream_pages = to.m + s->pages_copied;
 			s->stream_bytes = s->stream_pages * ps;
-			if (c == HIB_SIM_NONE) {
-				hib_w_size_init(&raw, &img->lay);
-				hib_w_size_raw(&raw, s->stream_pages);
-				s->chunks = raw.chunks;
-				s->disk_pages = hib_w_size_slots(&raw);
-			} else {
-				hib_sink_estimate(sk, id, &est);
-				s->cmp_bytes = est.cmp_bytes;
-				s->cmp_bytes_err = est.cmp_bytes_err;
-				s->chunks = est.chunks;
-				s->disk_pages = est.slots;
-				s->disk_pages_err = est.slots_err;
-				if (c == HIB_SIM_LZO) {     /* once a stream */
-					r->chunks_total += est.chunks;
-					r->chunks_zero += est.chunks - est.population;
-					r->chunks_sampled += est.sampled;
-				}
-			}
+			if (c != HIB_SIM_NONE)
+				s->cmp_bytes = z.cmp_bytes;
+			s->chunks = z.chunks;
+			s->disk_pages = hib_w_size_slots(&z);
 			s->written_bytes = s->disk_pages * ps;
-			s->written_bytes_err = s->disk_pages_err * ps;
+			/* a sample's bounds, scaled with the sizes they bound */
+			if (c != HIB_SIM_NONE && est[zc][c].sampled < est[zc][c].population) {
+				const struct hib_sink_est *e = &est[zc][c];
+				double f = own[zc][c].cmp_bytes ?
+					   (double)z.cmp_bytes / (double)own[zc][c].cmp_bytes : 1;
+				double g = e->slots ? (double)s->disk_pages / (double)e->slots : 1;
+
+				s->cmp_bytes_err = (uint64_t)((double)e->cmp_bytes_err * f + 0.999);
+				s->disk_pages_err = (uint64_t)((double)e->slots_err * g + 0.999);
+				s->written_bytes_err = s->disk_pages_err * ps;
+			}
 
 			copy_rate = zc ? r->rate_zerocheck_scan :
 				    o->nozerocheck_loop ? r->rate_loop : r->rate_copy_page;
-			s->t_copy = (double)N * ps / (copy_rate * bps);
+			s->t_copy = (double)to.n * ps / (copy_rate * bps);
 			if (c != HIB_SIM_NONE) {
 				s->t_compress = res->rate_compress[c] > 0 ?
 					(double)s->stream_bytes / (res->rate_compress[c] * bps * r->threads) : 0;
@@ -333,8 +353,25 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 			s->t_read = (double)s->written_bytes / (r->disk_read * bps);
 			s->t_zero_fill = (double)s->zero_pages * ps / (r->rate_copy_page * bps);
 			s->t_critical = s->t_copy;
-			s->t_hibernate = s->t_copy + s->t_compress + s->t_write;
-			s->t_resume = s->t_read + s->t_decompress + s->t_zero_fill;
+			/* the log's pipelines: the kernel's own end-to-end time
+			 * for its codec, overlap and that machine's disk in it */
+			/* the log of the same zero-check state first, else the other */
+			w = pipeline(si, c, zc ? SIM_IN_WROTE : SIM_IN_WROTE_OFF,
+				     zc ? SIM_IN_WROTE_OFF : SIM_IN_WROTE);
+			if (w >= 0) {
+				s->save_from_log = 1;
+				s->t_save = (double)s->stream_bytes / (in[w].value * bps);
+			} else {
+				s->t_save = s->t_compress + s->t_write;
+			}
+			if (pipeline(si, c, SIM_IN_READ, SIM_IN_READ) >= 0) {
+				s->load_from_log = 1;
+				s->t_load = (double)s->stream_bytes / (in[SIM_IN_READ].value * bps);
+			} else {
+				s->t_load = s->t_read + s->t_decompress + s->t_zero_fill;
+			}
+			s->t_hibernate = s->t_copy + s->t_save;
+			s->t_resume = s->t_load;
 		}
 	}
 	rc = HIB_OK;
@@ -344,9 +381,6 @@ out:
 	hib_sink_free(&off);
 	hib_engine_free(eng);
 	free(dz);
-	free(zero);
-	free(k.src);
-	free(k.dst);
 	if (rc)
 		hib_sim_free(res);
 	else
@@ -356,6 +390,8 @@ out:
 
 void hib_sim_free(struct hib_sim *res)
 {
+	if (res)
+		free(res->inputs);
 	free(res);
 }
 
@@ -379,4 +415,16 @@ double hib_sim_rate_compress(const struct hib_sim *res, enum hib_sim_comp c)
 double hib_sim_rate_decompress(const struct hib_sim *res, enum hib_sim_comp c)
 {
 	return res && (unsigned)c < HIB_SIM_COMP_COUNT ? res->rate_decompress[c] : 0;
+}
+
+const struct hib_sim_input *hib_sim_input(const struct hib_sim *res, size_t i)
+{
+	size_t k, n = 0;
+
+	if (!res || !res->inputs)
+		return NULL;
+	for (k = 0; k < SIM_IN_COUNT; k++)
+		if (res->inputs->have[k] && n++ == i)
+			return &res->inputs->in[k];
+	return NULL;
 }

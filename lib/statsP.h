@@ -13,15 +13,6 @@
 /* kernel MB as swsusp_show_speed() prints it: 1000 KiB */
 #define HIB_KMB 1024000.0
 
-/* The simulator's defaults, in kernel MB/s (hib_sim_defaults() hands them
- * to callers; they are the model's, not the API's). */
-#define HIB_SIM_RATE_ZEROCHECK   436.03  /* seed mail: "Copied 4940240 kbytes in 11.33 s" */
-#define HIB_SIM_SHARE_ZEROCHECK  0.212728 /* 1 - 4940240/6275216: zero share of that run */
-#define HIB_SIM_RATE_LOOP        550.90  /* the same loop without the test */
-#define HIB_SIM_RATE_COPY_PAGE   1584.65 /* copy_page(), no test */
-#define HIB_SIM_DISK_WRITE       500.0
-#define HIB_SIM_DISK_READ        1000.0
-
 #define HIB_ZSTD_FAST_LEVEL 1   /* HIB_CODEC_ZSTD_FAST */
 #define HIB_ZSTD_LEVEL      3   /* HIB_CODEC_ZSTD, the simulator's default */
 
@@ -49,6 +40,7 @@ struct hib_sim {
 	double rate_decompress[HIB_SIM_COMP_COUNT];
 	size_t n;
 	struct hib_sim_scenario sc[2 * HIB_SIM_COMP_COUNT];
+	struct hib_sim_inputs *inputs;  /* simrateP.h */
 };
 
 

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 
 MEMLOG=$top_srcdir/tests/memmap-from-log.py
-for k in k61 k612 k612fs i61; do
+for k in k61 k612 k612fs k612nz i61; do
 	zstd -q -d -f "$FIX_SRC/kernels/$k.bzImage.zst" -o "$TMP/$k.bzImage" ||
 		fail "cannot unpack kernels/$k.bzImage.zst"
 done

@@ -73,12 +73,37 @@ EOF
 
 	# the numbers, against the image this log wrote (or, spent, read)
 	img=$FIX_IMG/$name.img
-	run_hib 0 explain -J $(roff "$name") "$log" "$img"
-	cp "$TMP/out" "$TMP/$name.n.json"
-	rows "$TMP/$name.n.json" numbers quantity log_value image_value agrees >"$TMP/nums"
-	check "$name: every number agrees with the image" sh -c "! awk -F'\t' '\$4 != \"true\"' '$TMP/nums' | grep -q ."
-	check "$name: numbers_agreeing = numbers_checked" \
-		test "$(member "$TMP/$name.n.json" numbers_agreeing)" = "$(member "$TMP/$name.n.json" numbers_checked)"
+	pr=$(sidecar "$name" pair)
+	if [ "$(sidecar "$name" nozerocheck)" = 1 ] && [ -n "$pr" ]; then
+		# issue 18: the log of a nozerocheck=1 image is one QEMU run,
+		# the resume of its pair and then this image's hibernation: the
+		# numbers before "restored successfully" are the pair's image,
+		# so against this image explain finds those disagree (exit 1)
+		rl=$(grep -a -n 'Hibernation image restored successfully' "$log" | head -n1 | cut -d: -f1)
+		check "$name: its log holds the resume of $pr" test -n "$rl"
+		run_hib 1 explain -J "$log" "$img"
+		cp "$TMP/out" "$TMP/$name.n.json"
+		rows "$TMP/$name.n.json" numbers line quantity log_value image_value agrees >"$TMP/nl"
+		check "$name: only the resume's numbers (before line ${rl:-?}) disagree" \
+			sh -c "! awk -F'\t' -v r=${rl:-0} '\$5 != \"true\" && \$1 >= r' '$TMP/nl' | grep -q ."
+		run_hib 1 explain -J "$log" "$FIX_IMG/$pr.img"
+		rows "$TMP/out" numbers line agrees >"$TMP/np"
+		check "$name: the resume's numbers agree with $pr's image" \
+			sh -c "! awk -F'\t' -v r=${rl:-0} '\$2 != \"true\" && \$1 < r' '$TMP/np' | grep -q ."
+		check "$name: the resume has numbers" \
+			test "$(awk -F'\t' -v r="${rl:-0}" '$1 < r' "$TMP/np" | wc -l)" -ge 1
+		# the hibernation's rows, for the sidecar's numbers below
+		awk -F'\t' -v r="${rl:-0}" 'BEGIN { OFS = "\t" } $1 >= r { print $2, $3, $4, $5 }' "$TMP/nl" >"$TMP/nums"
+		check "$name: every number of the hibernation agrees with the image" \
+			sh -c "! awk -F'\t' '\$4 != \"true\"' '$TMP/nums' | grep -q ."
+	else
+		run_hib 0 explain -J $(roff "$name") "$log" "$img"
+		cp "$TMP/out" "$TMP/$name.n.json"
+		rows "$TMP/$name.n.json" numbers quantity log_value image_value agrees >"$TMP/nums"
+		check "$name: every number agrees with the image" sh -c "! awk -F'\t' '\$4 != \"true\"' '$TMP/nums' | grep -q ."
+		check "$name: numbers_agreeing = numbers_checked" \
+			test "$(member "$TMP/$name.n.json" numbers_agreeing)" = "$(member "$TMP/$name.n.json" numbers_checked)"
+	fi
 	if grep -q '^spent_from=' "$FIX_SRC/$name.expect"; then
 		pairs="stream_pages:resume_loading_pages stream_kbytes:resume_read_kbytes"
 	else

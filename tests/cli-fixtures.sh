@@ -92,6 +92,26 @@ for name in $(fixtures); do
 		check "$name: word size = the writer's sizeof(long) ($ws)" \
 			test "$(json_get "$i" word_size)" = "$ws"
 	fi
+	# issue 18: the nozerocheck pairs (kernels/k612nz). Each names the
+	# other, with the other setting; an image written with nozerocheck=1
+	# stores its zero pages as data: none flagged, and stats finds them
+	# among the data pages (python's count of all-zero data pages)
+	nz=$(sidecar "$name" nozerocheck)
+	if [ -n "$nz" ]; then
+		pr=$(sidecar "$name" pair)
+		check "$name: its pair $pr names it back" test "$(sidecar "$pr" pair)" = "$name"
+		check "$name: its pair has the other nozerocheck" \
+			test "$(sidecar "$pr" nozerocheck)" = $((1 - nz))
+	fi
+	if [ "$nz" = 1 ]; then
+		check "$name: nozerocheck=1: the reader flags no zero page" \
+			test "$(json_get "$v" zero_flagged)" = 0
+		zd=$(python3 "$top_srcdir/tests/pfndrift.py" "$img" "$img" "${ws:-8}" |
+			tr ' ' '\n' | sed -n 's/^b_zero_data=//p')
+		check "$name: python finds zero pages stored as data ($zd)" test "${zd:-0}" -gt 0
+		check "$name: stats' zero data pages = python's $zd" \
+			test "$(json_get "$st" zero_data)" = "$zd"
+	fi
 	# 32-bit x86 with highmem: PFNs above lowmem are in the image. The zone
 	# is the kernel's boot line, the PFNs python's own walk of the disk.
 	hz=$(sidecar "$name" highmem_zone)

@@ -6,7 +6,8 @@ signature at PS-10 decides PS (as libblkid probes 4K..64K), the swap map
 holds 8-byte sector_t (MAP_PAGE_ENTRIES = PS/8 - 1, next_swap last),
 swsusp_info's word size is the one whose size == pages * PS.
 
-  pslayout.py IMG [-R PAGES] summary        JSON: ps, word, counts, chunks
+  pslayout.py IMG [-R PAGES] summary        JSON: ps, word, counts, chunks,
+                                            the sum of their cmp_len
   pslayout.py IMG [-R PAGES] page PFN       the saved page (raw images only)
   pslayout.py IMG [-R PAGES] chunk0         "DEV CMP_LEN" of the first chunk
   pslayout.py IMG [-R PAGES] entry N        device page of map entry N
@@ -70,19 +71,19 @@ if not compressed:
                 break
             pfns.append(v & ~flag); zero.append(bool(v & flag))
 
-chunks = disk = 0
+chunks = disk = cmp_bytes = 0
 if compressed:
     e = 1
     while e < len(entries):
         cl = struct.unpack_from('<Q' if word == 8 else '<I', read(entries[e] * ps, word))[0]
         need = (word + cl + ps - 1) // ps
-        chunks += 1; disk += need; e += need
+        chunks += 1; disk += need; e += need; cmp_bytes += cl
 
 if what == 'summary':
     print(json.dumps({'ps': ps, 'word': word, 'first_map': first_map, 'maps': maps,
                       'map_entries': len(entries), 'image_pages': image_pages,
                       'pages': pages, 'meta': meta, 'compressed': compressed,
-                      'chunks': chunks, 'disk': disk,
+                      'chunks': chunks, 'disk': disk, 'cmp_bytes': cmp_bytes,
                       'pfn_entries': len(pfns), 'zero_flagged': sum(zero),
                       'highest': max(pfns) if pfns else None,
                       'data_pfns': [p for p, z in zip(pfns, zero) if not z][:3]}))

@@ -269,20 +269,31 @@ NOVEC static void copy_words(long *dst, const long *src, unsigned int n)
 		dst[i] = src[i];
 }
 
-struct batch {
+/* The batch: every stride-th non-zero data page of the sizing pass, so
+ * the rates are measured over the whole image, not its first 16 MiB, with
+ * no pass of its own. */
+struct sim_batch {
+	struct hib_image *img;
+	unsigned int ps;
+	int want_copy, want_codec;
 	unsigned char *src, *dst, *cmp;
 	size_t n, cap;              /* pages */
-	size_t *clen;               /* per chunk */
-	size_t bound;               /* per chunk */
+	size_t bound;               /* one chunk's compressed bound */
 	uint64_t seen, stride;
 	uint64_t cmp_sum;
 	volatile long sink;
 };
 
-static int add_chunk(const struct hib_chunk *c, void *arg)
+int hib_sim_batch_chunk(const struct hib_chunk *c, void *arg)
 {
-	((struct batch *)arg)->cmp_sum += c->cmp_len;
+	((struct sim_batch *)arg)->cmp_sum += c->cmp_len;
 	return 0;
+}
+
+void hib_sim_batch_page(struct sim_batch *b, const unsigned char *page)
+{
+	if (b->n < b->cap && b->seen++ % b->stride == 0)
+		memcpy(b->src + b->n++ * b->ps, page, b->ps);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -321,44 +332,41 @@ static int decompress_one(ZSTD_DCtx *zd, enum hib_sim_comp c, const unsigned cha
 			      dst, cap, out);
 }
 
-/* One codec over the batch in the kernel's 32-page chunks, compress then
- * decompress, each timed whole; every round trip compared. */
-static int time_codec(struct hib_image *img, struct batch *b, struct hib_codec *cx,
+/* One codec over the batch in the kernel's 32-page chunks, each chunk
+ * compressed then decompressed, each call timed: one chunk's buffer, not
+ * the batch's (16 MiB more at 64 KiB pages); every round trip compared. */
+static int time_codec(struct hib_image *img, struct sim_batch *b, struct hib_codec *cx,
 		      ZSTD_CCtx *zc, ZSTD_DCtx *zd, enum hib_sim_comp c, int level,
 		      unsigned int ps, double *tc, double *td)
 {
 	size_t nch = (b->n + UNC_PAGES - 1) / UNC_PAGES, i;
-	double t0, t1;
+	double t0, t1, t2;
 	int rc;
 
-	t0 = hib_now();
+	*tc = *td = 0;
 	for (i = 0; i < nch; i++) {
 		size_t pages = b->n - i * UNC_PAGES < UNC_PAGES ? b->n - i * UNC_PAGES : UNC_PAGES;
+		size_t len = 0, got = 0;
+		const unsigned char *src = b->src + i * UNC_PAGES * ps;
+		unsigned char *dst = b->dst + i * UNC_PAGES * ps;
 
-		rc = compress_one(cx, zc, c, level, b->src + i * UNC_PAGES * ps, pages * ps,
-				  b->cmp + i * b->bound, b->bound, &b->clen[i]);
+		t0 = hib_now();
+		rc = compress_one(cx, zc, c, level, src, pages * ps, b->cmp, b->bound, &len);
+		t1 = hib_now();
 		if (rc)
 			return hib_seterr(img, rc, "%s compression failed", hib_sim_comp_name(c));
-	}
-	t1 = hib_now();
-	for (i = 0; i < nch; i++) {
-		size_t pages = b->n - i * UNC_PAGES < UNC_PAGES ? b->n - i * UNC_PAGES : UNC_PAGES;
-		size_t got = 0;
-
-		rc = decompress_one(zd, c, b->cmp + i * b->bound, b->clen[i],
-				    b->dst + i * UNC_PAGES * ps, pages * ps, &got);
-		if (rc || got != pages * ps)
+		rc = decompress_one(zd, c, b->cmp, len, dst, pages * ps, &got);
+		t2 = hib_now();
+		if (rc || got != pages * ps || memcmp(src, dst, pages * ps))
 			return hib_seterr(img, HIB_ERR_INVAL, "%s round trip failed",
 					  hib_sim_comp_name(c));
+		*tc += t1 - t0;
+		*td += t2 - t1;
 	}
-	*td = hib_now() - t1;
-	*tc = t1 - t0;
-	if (memcmp(b->src, b->dst, b->n * ps))
-		return hib_seterr(img, HIB_ERR_INVAL, "%s round trip failed", hib_sim_comp_name(c));
 	return HIB_OK;
 }
 
-static void time_copies(struct batch *b, unsigned int ps, double t[3])
+static void time_copies(struct sim_batch *b, unsigned int ps, double t[3])
 {
 	double t0, t1, t2, t3;
 	long z = 0;
@@ -383,32 +391,67 @@ static void time_copies(struct batch *b, unsigned int ps, double t[3])
 	t[2] = t3 - t2;
 }
 
-int hib_sim_measure(struct hib_image *img, const struct hib_sim_opts *o, int zstd_level,
-		    int want_copy, int want_codec, struct sim_meas *m)
+int hib_sim_batch_new(struct hib_image *img, const struct hib_sim_opts *o,
+		      struct sim_batch **out)
 {
-	struct batch b = { 0 };
+	struct sim_batch *b = calloc(1, sizeof(*b));
+	unsigned int ps = img->lay.ps;
+	size_t zb = ZSTD_compressBound((size_t)UNC_PAGES * ps);
+
+	*out = NULL;
+	if (!b)
+		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	b->img = img;
+	b->ps = ps;
+	hib_sim_needs(o, &b->want_copy, &b->want_codec);
+	b->bound = zb > (size_t)CMP_PAGES_MAX * ps ? zb : (size_t)CMP_PAGES_MAX * ps;
+	b->cmp = malloc(b->bound);
+	if (b->want_copy || b->want_codec) {
+		b->cap = HIB_SIM_BATCH_BYTES / ps;
+		/* spread over the image's data pages, not its first 16 MiB */
+		b->stride = img->info.image_pages > b->cap ? img->info.image_pages / b->cap : 1;
+		b->src = malloc(b->cap * ps);   /* dst when timing, after the sizing */
+	}
+	if (!b->cmp || (b->cap && !b->src)) {
+		hib_sim_batch_free(b);
+		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	}
+	*out = b;
+	return HIB_OK;
+}
+
+void hib_sim_batch_free(struct sim_batch *b)
+{
+	if (!b)
+		return;
+	free(b->src);
+	free(b->dst);
+	free(b->cmp);
+	free(b);
+}
+
+int hib_sim_measure(struct hib_image *img, struct sim_batch *b, const struct hib_sim_opts *o,
+		    int zstd_level, struct sim_meas *m)
+{
 	struct hib_codec cx = { 0 };
 	ZSTD_CCtx *zc = NULL;
 	ZSTD_DCtx *zd = NULL;
-	struct hib_reader *rd = NULL;
-	struct hib_page pg;
-	unsigned int ps = img->lay.ps, rep = o->repeat ? o->repeat : HIB_SIM_REPEAT, k;
-	size_t zb = ZSTD_compressBound((size_t)UNC_PAGES * ps);
+	unsigned int ps = b->ps, rep = o->repeat ? o->repeat : HIB_SIM_REPEAT, k;
 	double *tv = NULL;
-	int rc, c, want = want_copy || want_codec;
+	int rc, c;
 	unsigned char *zero = NULL;
 
 	memset(m, 0, sizeof(*m));
-	b.bound = zb > (size_t)CMP_PAGES_MAX * ps ? zb : (size_t)CMP_PAGES_MAX * ps;
+	m->image_cmp = b->cmp_sum;
+	m->batch_pages = b->n;
 	rc = hib_codec_init(&cx);
 	if (rc)
 		return hib_seterr(img, rc, "cannot set up the compressors");
 	zc = ZSTD_createCCtx();
 	zd = ZSTD_createDCtx();
 	zero = calloc(UNC_PAGES, ps);
-	b.cmp = malloc(b.bound);
-	tv = calloc(rep * 2, sizeof(*tv));
-	if (!zc || !zd || !zero || !b.cmp || !tv) {
+	tv = calloc(rep * 3, sizeof(*tv));
+	if (!zc || !zd || !zero || !tv) {
 		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
 		goto out;
 	}
@@ -418,7 +461,7 @@ int hib_sim_measure(struct hib_image *img, const struct hib_sim_opts *o, int zst
 		size_t len = 0;
 
 		rc = compress_one(&cx, zc, (enum hib_sim_comp)c, zstd_level, zero,
-				  (size_t)UNC_PAGES * ps, b.cmp, b.bound, &len);
+				  (size_t)UNC_PAGES * ps, b->cmp, b->bound, &len);
 		if (rc) {
 			rc = hib_seterr(img, rc, "%s compression failed",
 					hib_sim_comp_name((enum hib_sim_comp)c));
@@ -426,90 +469,47 @@ int hib_sim_measure(struct hib_image *img, const struct hib_sim_opts *o, int zst
 		}
 		m->zero_chunk[c] = len;
 	}
-	if (!want && img->info.compression == HIB_COMP_NONE) {
+	if (!b->n) {
 		rc = HIB_OK;
 		goto out;
 	}
-	if (want) {
-		b.cap = HIB_SIM_BATCH_BYTES / ps;
-		/* spread over the image's data pages, not its first 16 MiB */
-		b.stride = img->info.image_pages > b.cap ? img->info.image_pages / b.cap : 1;
-		free(b.cmp);
-		b.cmp = malloc(((b.cap + UNC_PAGES - 1) / UNC_PAGES) * b.bound);
-		b.clen = calloc((b.cap + UNC_PAGES - 1) / UNC_PAGES, sizeof(*b.clen));
-		b.src = malloc(b.cap * ps);
-		b.dst = malloc(b.cap * ps);
-		if (!b.cmp || !b.clen || !b.src || !b.dst) {
-			rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
-			goto out;
-		}
-	}
-	/* one pass: the image's own compressed bytes, and the batch */
-	rc = hib_reader_new(img, &rd);
-	if (rc)
-		goto out;
-	(void)hib_reader_set_threads(rd, 0);
-	hib_reader_set_chunk_cb(rd, add_chunk, &b);
-	while ((rc = hib_reader_next_page(rd, &pg)) == 1) {
-		hib_tick(img, "sampling", pg.entry + 1, img->pfns.entries);
-		if (!pg.data || b.n >= b.cap || hib_page_zero(pg.data, ps))
-			continue;
-		if (b.seen++ % b.stride == 0)
-			memcpy(b.src + b.n++ * ps, pg.data, ps);
-	}
-	if (rc < 0)
-		goto out;
-	m->image_cmp = b.cmp_sum;
-	m->batch_pages = b.n;
-	if (!b.n) {
-		rc = HIB_OK;
+	if (!b->dst && !(b->dst = malloc(b->n * ps))) {
+		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	if (want_copy) {
-		double *t3 = calloc(rep * 3, sizeof(*t3));
+	for (k = 0; b->want_copy && k < rep; k++) {
+		double t[3];
 
-		if (!t3) {
-			rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
-			goto out;
-		}
-		for (k = 0; k < rep; k++) {
-			double t[3];
-
-			time_copies(&b, ps, t);
-			t3[k] = t[0] > 0 ? (double)b.n * ps / t[0] / HIB_KMB : 0;
-			t3[rep + k] = t[1] > 0 ? (double)b.n * ps / t[1] / HIB_KMB : 0;
-			t3[2 * rep + k] = t[2] > 0 ? (double)b.n * ps / t[2] / HIB_KMB : 0;
-		}
-		m->copy_zc = median(t3, rep);
-		m->copy_loop = median(t3 + rep, rep);
-		m->copy_page = median(t3 + 2 * rep, rep);
-		free(t3);
+		time_copies(b, ps, t);
+		tv[k] = t[0] > 0 ? (double)b->n * ps / t[0] / HIB_KMB : 0;
+		tv[rep + k] = t[1] > 0 ? (double)b->n * ps / t[1] / HIB_KMB : 0;
+		tv[2 * rep + k] = t[2] > 0 ? (double)b->n * ps / t[2] / HIB_KMB : 0;
 	}
-	for (c = HIB_SIM_LZO; want_codec && c < HIB_SIM_COMP_COUNT; c++) {
+	if (b->want_copy) {
+		m->copy_zc = median(tv, rep);
+		m->copy_loop = median(tv + rep, rep);
+		m->copy_page = median(tv + 2 * rep, rep);
+	}
+	for (c = HIB_SIM_LZO; b->want_codec && c < HIB_SIM_COMP_COUNT; c++) {
 		for (k = 0; k < rep; k++) {
 			double tc = 0, td = 0;
 
-			rc = time_codec(img, &b, &cx, zc, zd, (enum hib_sim_comp)c, zstd_level,
+			rc = time_codec(img, b, &cx, zc, zd, (enum hib_sim_comp)c, zstd_level,
 					ps, &tc, &td);
 			if (rc)
 				goto out;
-			tv[k] = tc > 0 ? (double)b.n * ps / tc / HIB_KMB : 0;
-			tv[rep + k] = td > 0 ? (double)b.n * ps / td / HIB_KMB : 0;
+			tv[k] = tc > 0 ? (double)b->n * ps / tc / HIB_KMB : 0;
+			tv[rep + k] = td > 0 ? (double)b->n * ps / td / HIB_KMB : 0;
 		}
 		m->cmp[c] = median(tv, rep);
 		m->dec[c] = median(tv + rep, rep);
 	}
 	rc = HIB_OK;
 out:
-	hib_reader_free(rd);
 	hib_codec_free(&cx);
 	ZSTD_freeCCtx(zc);
 	ZSTD_freeDCtx(zd);
 	free(zero);
-	free(b.src);
-	free(b.dst);
-	free(b.cmp);
-	free(b.clen);
 	free(tv);
 	return rc;
 }

@@ -70,7 +70,7 @@ struct sim_log {
 				     * 6.6), -1 no "Image created" to tell */
 };
 
-/* What the one pass over the image and the batch gave. */
+/* What the sizing pass and the batch gave. */
 struct sim_meas {
 	uint64_t image_cmp;         /* sum of the image's chunks' cmp_len */
 	uint64_t batch_pages;
@@ -108,11 +108,20 @@ HIB_HIDDEN void hib_sim_scale_size(const struct hib_w_size *on, const struct hib
 				   struct hib_w_size *out);
 
 HIB_HIDDEN int hib_sim_log_read(struct hib_image *img, const char *path, struct sim_log *lg);
-/* Sums the image's chunks and, when want_rates, measures the rates not
- * pinned on a batch of its pages (repeat times, the median). */
-HIB_HIDDEN int hib_sim_measure(struct hib_image *img, const struct hib_sim_opts *o,
-			       int zstd_level, int want_copy, int want_codec,
+/* The measurement batch rides on the sizing pass: hib_sim_batch_page()
+ * with each non-zero data page in stream order, hib_sim_batch_chunk() as
+ * the reader's chunk callback (the image's own compressed bytes); then
+ * hib_sim_measure() times the rates not pinned on it, repeat times, the
+ * median, with the sizing workers idle. */
+struct sim_batch;
+HIB_HIDDEN int hib_sim_batch_new(struct hib_image *img, const struct hib_sim_opts *o,
+				 struct sim_batch **b);
+HIB_HIDDEN void hib_sim_batch_page(struct sim_batch *b, const unsigned char *page);
+HIB_HIDDEN int hib_sim_batch_chunk(const struct hib_chunk *c, void *b);
+HIB_HIDDEN int hib_sim_measure(struct hib_image *img, struct sim_batch *b,
+			       const struct hib_sim_opts *o, int zstd_level,
 			       struct sim_meas *m);
+HIB_HIDDEN void hib_sim_batch_free(struct sim_batch *b);
 /* Every input, by the precedence given > log > measured > seed/assumed. */
 HIB_HIDDEN int hib_sim_inputs_resolve(struct hib_image *img, const struct hib_sim_opts *o,
 				      struct hib_sim_inputs *si, unsigned int threads_default);

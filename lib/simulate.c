@@ -70,18 +70,12 @@ static int pipeline(const struct hib_sim_inputs *si, int c, enum sim_in first, e
 	return -1;
 }
 
-/* The rates: from the caller, a log, a measurement on the image's pages,
- * the seed mail, or assumed (simrate.c); the image's own compressed bytes
- * on the way. */
-static int inputs(struct hib_image *img, const struct hib_sim_opts *o, struct hib_sim *res,
-		  int zstd_level)
+/* The kernel logs, read before the long pass so a bad one is told at once. */
+static int read_logs(struct hib_image *img, const struct hib_sim_opts *o, struct hib_sim *res)
 {
 	struct hib_sim_inputs *si = res->inputs;
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned int tdef = (unsigned int)(cpus - 1 < 1 ? 1 : cpus - 1 > 3 ? 3 : cpus - 1);
-	int want_copy, want_codec, rc;
-
 	unsigned int k;
+	int rc;
 
 	if (o->ndmesg > HIB_SIM_LOGS)
 		return hib_seterr(img, HIB_ERR_INVAL, "%u kernel logs: at most %u",
@@ -95,8 +89,19 @@ static int inputs(struct hib_image *img, const struct hib_sim_opts *o, struct hi
 			return rc;
 		si->nlog = k + 1;
 	}
-	hib_sim_needs(o, &want_copy, &want_codec);
-	rc = hib_sim_measure(img, o, zstd_level, want_copy, want_codec, &si->meas);
+	return HIB_OK;
+}
+
+/* The rates: from the caller, a log, a measurement on the batch the sizing
+ * pass gathered, the seed mail, or assumed (simrate.c). */
+static int inputs(struct hib_image *img, const struct hib_sim_opts *o, struct hib_sim *res,
+		  struct sim_batch *b, int zstd_level)
+{
+	struct hib_sim_inputs *si = res->inputs;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned int tdef = (unsigned int)(cpus - 1 < 1 ? 1 : cpus - 1 > 3 ? 3 : cpus - 1);
+	int rc = hib_sim_measure(img, b, o, zstd_level, &si->meas);
+
 	if (rc)
 		return rc;
 	return hib_sim_inputs_resolve(img, o, si, tdef);
@@ -124,6 +129,7 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 	struct sim_mix mix, to;
 	struct hib_sink_meta on_meta = { 0 };
 	struct hib_engine *eng = NULL;
+	struct sim_batch *batch = NULL;
 	uint8_t *dz = NULL;          /* stored data pages found zero, by data ordinal */
 	uint64_t dz_cap = 0, ord = 0;
 	unsigned int ps;
@@ -156,7 +162,7 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 	N = img->pfns.entries;
 	meta = img->info.meta_pages;
 	r->zstd_level = o->zstd_level ? o->zstd_level : HIB_ZSTD_LEVEL;
-	if ((rc = inputs(img, o, res, r->zstd_level)))
+	if ((rc = read_logs(img, o, res)) || (rc = hib_sim_batch_new(img, o, &batch)))
 		goto out;
 	memset(est, 0, sizeof(est));
 	if ((rc = hib_engine_new(img, o->threads, &eng)) ||
@@ -175,6 +181,7 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 	if (rc)
 		goto out;
 	(void)hib_reader_set_threads(rd, o->threads);   /* before the first page */
+	hib_reader_set_chunk_cb(rd, hib_sim_batch_chunk, batch);
 	Z = 0;
 	while ((rc = hib_reader_next_page(rd, &pg)) == 1) {
 		bool z = !pg.data || hib_page_zero(pg.data, ps);
@@ -201,6 +208,8 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 			Z++;
 		else if ((rc = hib_sink_page(&on, pg.data)))
 			break;
+		if (!z)
+			hib_sim_batch_page(batch, pg.data);
 		if ((rc = hib_sink_page(&off, z ? NULL : pg.data)))
 			break;
 	}
@@ -234,6 +243,18 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 			}
 		}
 	}
+
+	/* timed now, the sizing done: its workers, rings and reader freed, so
+	 * the batch does not add to their peak */
+	hib_reader_free(rd);
+	rd = NULL;
+	hib_engine_free(eng);
+	eng = NULL;
+	rc = inputs(img, o, res, batch, r->zstd_level);
+	hib_sim_batch_free(batch);
+	batch = NULL;
+	if (rc)
+		goto out;
 
 	/* the machine modelled */
 	r->entries = N;
@@ -377,6 +398,7 @@ int hib_simulate(struct hib_image *img, const struct hib_sim_opts *opts,
 	rc = HIB_OK;
 out:
 	hib_reader_free(rd);
+	hib_sim_batch_free(batch);
 	hib_sink_free(&on);
 	hib_sink_free(&off);
 	hib_engine_free(eng);

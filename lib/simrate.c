@@ -277,6 +277,7 @@ struct sim_batch {
 	unsigned int ps;
 	int want_copy, want_codec;
 	unsigned char *src, *dst, *cmp;
+	unsigned char *chunk;       /* a codec chunk gathered from src */
 	size_t n, cap;              /* pages */
 	size_t bound;               /* one chunk's compressed bound */
 	uint64_t seen, stride;
@@ -332,32 +333,40 @@ static int decompress_one(ZSTD_DCtx *zd, enum hib_sim_comp c, const unsigned cha
 			      dst, cap, out);
 }
 
-/* One codec over the batch in the kernel's 32-page chunks, each chunk
- * compressed then decompressed, each call timed: one chunk's buffer, not
- * the batch's (16 MiB more at 64 KiB pages); every round trip compared. */
+/* One codec over the batch's first pages, or every k-th of a copy-loop
+ * batch, gathered in the kernel's 32-page chunks: each chunk compressed
+ * then decompressed, each call timed, into one chunk's buffers (not the
+ * batch's); every round trip compared. */
+static size_t codec_pages(const struct sim_batch *b)
+{
+	size_t want = HIB_SIM_CODEC_BATCH_BYTES / b->ps;
+
+	return b->n < want ? b->n : want;
+}
+
 static int time_codec(struct hib_image *img, struct sim_batch *b, struct hib_codec *cx,
 		      ZSTD_CCtx *zc, ZSTD_DCtx *zd, enum hib_sim_comp c, int level,
 		      unsigned int ps, double *tc, double *td)
 {
-	size_t nch = (b->n + UNC_PAGES - 1) / UNC_PAGES, i;
+	size_t np = codec_pages(b), step = b->n / np, nch = (np + UNC_PAGES - 1) / UNC_PAGES, i, k;
 	double t0, t1, t2;
 	int rc;
 
 	*tc = *td = 0;
 	for (i = 0; i < nch; i++) {
-		size_t pages = b->n - i * UNC_PAGES < UNC_PAGES ? b->n - i * UNC_PAGES : UNC_PAGES;
+		size_t pages = np - i * UNC_PAGES < UNC_PAGES ? np - i * UNC_PAGES : UNC_PAGES;
 		size_t len = 0, got = 0;
-		const unsigned char *src = b->src + i * UNC_PAGES * ps;
-		unsigned char *dst = b->dst + i * UNC_PAGES * ps;
 
+		for (k = 0; k < pages; k++)
+			memcpy(b->chunk + k * ps, b->src + (i * UNC_PAGES + k) * step * ps, ps);
 		t0 = hib_now();
-		rc = compress_one(cx, zc, c, level, src, pages * ps, b->cmp, b->bound, &len);
+		rc = compress_one(cx, zc, c, level, b->chunk, pages * ps, b->cmp, b->bound, &len);
 		t1 = hib_now();
 		if (rc)
 			return hib_seterr(img, rc, "%s compression failed", hib_sim_comp_name(c));
-		rc = decompress_one(zd, c, b->cmp, len, dst, pages * ps, &got);
+		rc = decompress_one(zd, c, b->cmp, len, b->dst, pages * ps, &got);
 		t2 = hib_now();
-		if (rc || got != pages * ps || memcmp(src, dst, pages * ps))
+		if (rc || got != pages * ps || memcmp(b->chunk, b->dst, pages * ps))
 			return hib_seterr(img, HIB_ERR_INVAL, "%s round trip failed",
 					  hib_sim_comp_name(c));
 		*tc += t1 - t0;
@@ -407,7 +416,7 @@ int hib_sim_batch_new(struct hib_image *img, const struct hib_sim_opts *o,
 	b->bound = zb > (size_t)CMP_PAGES_MAX * ps ? zb : (size_t)CMP_PAGES_MAX * ps;
 	b->cmp = malloc(b->bound);
 	if (b->want_copy || b->want_codec) {
-		b->cap = HIB_SIM_BATCH_BYTES / ps;
+		b->cap = (b->want_copy ? HIB_SIM_COPY_BATCH_BYTES : HIB_SIM_CODEC_BATCH_BYTES) / ps;
 		/* spread over the image's data pages, not its first 16 MiB */
 		b->stride = img->info.image_pages > b->cap ? img->info.image_pages / b->cap : 1;
 		b->src = malloc(b->cap * ps);   /* dst when timing, after the sizing */
@@ -426,6 +435,7 @@ void hib_sim_batch_free(struct sim_batch *b)
 		return;
 	free(b->src);
 	free(b->dst);
+	free(b->chunk);
 	free(b->cmp);
 	free(b);
 }
@@ -444,6 +454,7 @@ int hib_sim_measure(struct hib_image *img, struct sim_batch *b, const struct hib
 	memset(m, 0, sizeof(*m));
 	m->image_cmp = b->cmp_sum;
 	m->batch_pages = b->n;
+	m->codec_pages = b->want_codec ? codec_pages(b) : 0;
 	rc = hib_codec_init(&cx);
 	if (rc)
 		return hib_seterr(img, rc, "cannot set up the compressors");
@@ -473,7 +484,10 @@ int hib_sim_measure(struct hib_image *img, struct sim_batch *b, const struct hib
 		rc = HIB_OK;
 		goto out;
 	}
-	if (!b->dst && !(b->dst = malloc(b->n * ps))) {
+	/* the copy loops write a batch-sized dst; the codecs one chunk */
+	b->dst = malloc((b->want_copy ? b->n : UNC_PAGES) * ps);
+	b->chunk = malloc((size_t)UNC_PAGES * ps);
+	if (!b->dst || !b->chunk) {
 		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
 		goto out;
 	}
@@ -734,7 +748,7 @@ int hib_sim_inputs_resolve(struct hib_image *img, const struct hib_sim_opts *o,
 				set(si, i, ckey[c][d], cwhat[c][d], "MB/s",
 				    d ? m->dec[c] : m->cmp[c], HIB_SIM_SRC_MEASURED,
 				    "median of %u on %" PRIu64 " non-zero pages of the image, 32-page chunks",
-				    o->repeat ? o->repeat : HIB_SIM_REPEAT, m->batch_pages);
+				    o->repeat ? o->repeat : HIB_SIM_REPEAT, m->codec_pages);
 		}
 	}
 

@@ -255,9 +255,10 @@ kill_row() {
 	out=$TMP/k/$c.out
 	echo "old file" >"$out"
 	# shellcheck disable=SC2046
-	# a background job of a script starts with SIGINT ignored, and hibimg
-	# keeps what its caller ignores: give it the default back
-	env --default-signal=INT,PIPE \
+	# a background job of a script starts with SIGINT ignored, nohup
+	# ignores SIGHUP, and hibimg keeps what its caller ignores: give it
+	# the default back
+	env --default-signal=INT,PIPE,HUP \
 		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
 		"$@" "$HIBIMG" $(long_args "$c" "$out") -f \
 		>/dev/null 2>"$TMP/err" &

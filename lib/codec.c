@@ -11,6 +11,7 @@
 #include <lz4.h>
 #include <lzo/lzo1x.h>
 #include <string.h>
+#include <zstd.h>
 
 static pthread_once_t lzo_once = PTHREAD_ONCE_INIT;
 static int lzo_ok;
@@ -87,6 +88,8 @@ void hib_codec_free(struct hib_codec *cx)
 	free(cx->lzo999);
 	free(cx->lz4);
 	free(cx->lz4hc);
+	ZSTD_freeCCtx(cx->zc);
+	ZSTD_freeDCtx(cx->zd);
 	memset(cx, 0, sizeof(*cx));
 }
 
@@ -133,6 +136,52 @@ int hib_compress(struct hib_codec *cx, enum hib_compression c, int level,
 	}
 	case HIB_COMP_NONE:
 		break;
+	}
+	return HIB_ERR_INVAL;
+}
+
+int hib_wcodec_compress(struct hib_codec *cx, enum hib_wcodec c, int zstd_level,
+			const unsigned char *src, size_t len, unsigned char *dst,
+			size_t cap, size_t *out_len)
+{
+	size_t r;
+
+	switch (c) {
+	case HIB_WC_LZO:
+		return hib_compress(cx, HIB_COMP_LZO, 1, src, len, dst, cap, out_len);
+	case HIB_WC_LZ4:
+		return hib_compress(cx, HIB_COMP_LZ4, 0, src, len, dst, cap, out_len);
+	case HIB_WC_ZSTD:
+		if (!cx->zc && !(cx->zc = ZSTD_createCCtx()))
+			return HIB_ERR_NOMEM;
+		r = ZSTD_compressCCtx(cx->zc, dst, cap, src, len, zstd_level);
+		if (ZSTD_isError(r))
+			return HIB_ERR_INVAL;
+		*out_len = r;
+		return HIB_OK;
+	}
+	return HIB_ERR_INVAL;
+}
+
+int hib_wcodec_decompress(struct hib_codec *cx, enum hib_wcodec c,
+			  const unsigned char *src, size_t len, unsigned char *dst,
+			  size_t cap, size_t *out_len)
+{
+	size_t r;
+
+	switch (c) {
+	case HIB_WC_LZO:
+		return hib_decompress(HIB_COMP_LZO, src, len, dst, cap, out_len) ? HIB_ERR_INVAL : HIB_OK;
+	case HIB_WC_LZ4:
+		return hib_decompress(HIB_COMP_LZ4, src, len, dst, cap, out_len) ? HIB_ERR_INVAL : HIB_OK;
+	case HIB_WC_ZSTD:
+		if (!cx->zd && !(cx->zd = ZSTD_createDCtx()))
+			return HIB_ERR_NOMEM;
+		r = ZSTD_decompressDCtx(cx->zd, dst, cap, src, len);
+		if (ZSTD_isError(r))
+			return HIB_ERR_INVAL;
+		*out_len = r;
+		return HIB_OK;
 	}
 	return HIB_ERR_INVAL;
 }

@@ -276,12 +276,24 @@ HIB_HIDDEN int hib_decompress(enum hib_compression c, const unsigned char *src,
 
 struct hib_codec {
 	void *lzo1, *lzo999, *lz4, *lz4hc;   /* per-thread work memory */
+	void *zc, *zd;                       /* zstd contexts, made on first use */
 };
 HIB_HIDDEN int hib_codec_init(struct hib_codec *cx);
 HIB_HIDDEN void hib_codec_free(struct hib_codec *cx);
 HIB_HIDDEN int hib_compress(struct hib_codec *cx, enum hib_compression c, int level,
 			    const unsigned char *src, size_t len, unsigned char *dst,
 			    size_t cap, size_t *out_len);
+/* The simulator's what-if codecs: the kernel's LZO1X-1 and LZ4 as the
+ * kernel writes them, and zstd at a level, which no kernel writes. One
+ * pair for stats, simulate's sizing and its rate batch, so they size and
+ * time the same code. */
+enum hib_wcodec { HIB_WC_LZO = 0, HIB_WC_LZ4, HIB_WC_ZSTD };
+HIB_HIDDEN int hib_wcodec_compress(struct hib_codec *cx, enum hib_wcodec c, int zstd_level,
+				   const unsigned char *src, size_t len, unsigned char *dst,
+				   size_t cap, size_t *out_len);
+HIB_HIDDEN int hib_wcodec_decompress(struct hib_codec *cx, enum hib_wcodec c,
+				     const unsigned char *src, size_t len, unsigned char *dst,
+				     size_t cap, size_t *out_len);
 
 /* evidence.c: the block devices and files that are the same evidence as
  * an input (see there). */

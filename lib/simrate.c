@@ -310,27 +310,10 @@ static double median(double *v, unsigned int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static int compress_one(struct hib_codec *cx, ZSTD_CCtx *zc, enum hib_sim_comp c, int level,
-			const unsigned char *src, size_t len, unsigned char *dst, size_t cap,
-			size_t *out)
+/* HIB_SIM_LZO.. as the codec layer names them */
+static enum hib_wcodec wc_of(enum hib_sim_comp c)
 {
-	if (c == HIB_SIM_ZSTD) {
-		*out = ZSTD_compressCCtx(zc, dst, cap, src, len, level);
-		return ZSTD_isError(*out) ? HIB_ERR_INVAL : HIB_OK;
-	}
-	return hib_compress(cx, c == HIB_SIM_LZO ? HIB_COMP_LZO : HIB_COMP_LZ4,
-			    c == HIB_SIM_LZO ? 1 : 0, src, len, dst, cap, out);
-}
-
-static int decompress_one(ZSTD_DCtx *zd, enum hib_sim_comp c, const unsigned char *src,
-			  size_t len, unsigned char *dst, size_t cap, size_t *out)
-{
-	if (c == HIB_SIM_ZSTD) {
-		*out = ZSTD_decompressDCtx(zd, dst, cap, src, len);
-		return ZSTD_isError(*out) ? HIB_ERR_INVAL : HIB_OK;
-	}
-	return hib_decompress(c == HIB_SIM_LZO ? HIB_COMP_LZO : HIB_COMP_LZ4, src, len,
-			      dst, cap, out);
+	return c == HIB_SIM_LZO ? HIB_WC_LZO : c == HIB_SIM_LZ4 ? HIB_WC_LZ4 : HIB_WC_ZSTD;
 }
 
 /* One codec over the batch's first pages, or every k-th of a copy-loop
@@ -345,8 +328,7 @@ static size_t codec_pages(const struct sim_batch *b)
 }
 
 static int time_codec(struct hib_image *img, struct sim_batch *b, struct hib_codec *cx,
-		      ZSTD_CCtx *zc, ZSTD_DCtx *zd, enum hib_sim_comp c, int level,
-		      unsigned int ps, double *tc, double *td)
+		      enum hib_sim_comp c, int level, unsigned int ps, double *tc, double *td)
 {
 	size_t np = codec_pages(b), step = b->n / np, nch = (np + UNC_PAGES - 1) / UNC_PAGES, i, k;
 	double t0, t1, t2;
@@ -360,11 +342,12 @@ static int time_codec(struct hib_image *img, struct sim_batch *b, struct hib_cod
 		for (k = 0; k < pages; k++)
 			memcpy(b->chunk + k * ps, b->src + (i * UNC_PAGES + k) * step * ps, ps);
 		t0 = hib_now();
-		rc = compress_one(cx, zc, c, level, b->chunk, pages * ps, b->cmp, b->bound, &len);
+		rc = hib_wcodec_compress(cx, wc_of(c), level, b->chunk, pages * ps, b->cmp, b->bound,
+					 &len);
 		t1 = hib_now();
 		if (rc)
 			return hib_seterr(img, rc, "%s compression failed", hib_sim_comp_name(c));
-		rc = decompress_one(zd, c, b->cmp, len, b->dst, pages * ps, &got);
+		rc = hib_wcodec_decompress(cx, wc_of(c), b->cmp, len, b->dst, pages * ps, &got);
 		t2 = hib_now();
 		if (rc || got != pages * ps || memcmp(b->chunk, b->dst, pages * ps))
 			return hib_seterr(img, HIB_ERR_INVAL, "%s round trip failed",
@@ -444,8 +427,6 @@ int hib_sim_measure(struct hib_image *img, struct sim_batch *b, const struct hib
 		    int zstd_level, struct sim_meas *m)
 {
 	struct hib_codec cx = { 0 };
-	ZSTD_CCtx *zc = NULL;
-	ZSTD_DCtx *zd = NULL;
 	unsigned int ps = b->ps, rep = o->repeat ? o->repeat : HIB_SIM_REPEAT, k;
 	double *tv = NULL;
 	int rc, c;
@@ -458,11 +439,9 @@ int hib_sim_measure(struct hib_image *img, struct sim_batch *b, const struct hib
 	rc = hib_codec_init(&cx);
 	if (rc)
 		return hib_seterr(img, rc, "cannot set up the compressors");
-	zc = ZSTD_createCCtx();
-	zd = ZSTD_createDCtx();
 	zero = calloc(UNC_PAGES, ps);
 	tv = calloc(rep * 3, sizeof(*tv));
-	if (!zc || !zd || !zero || !tv) {
+	if (!zero || !tv) {
 		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
 		goto out;
 	}
@@ -471,8 +450,8 @@ int hib_sim_measure(struct hib_image *img, struct sim_batch *b, const struct hib
 	for (c = HIB_SIM_LZO; c < HIB_SIM_COMP_COUNT; c++) {
 		size_t len = 0;
 
-		rc = compress_one(&cx, zc, (enum hib_sim_comp)c, zstd_level, zero,
-				  (size_t)UNC_PAGES * ps, b->cmp, b->bound, &len);
+		rc = hib_wcodec_compress(&cx, wc_of((enum hib_sim_comp)c), zstd_level, zero,
+					 (size_t)UNC_PAGES * ps, b->cmp, b->bound, &len);
 		if (rc) {
 			rc = hib_seterr(img, rc, "%s compression failed",
 					hib_sim_comp_name((enum hib_sim_comp)c));
@@ -508,8 +487,8 @@ int hib_sim_measure(struct hib_image *img, struct sim_batch *b, const struct hib
 		for (k = 0; k < rep; k++) {
 			double tc = 0, td = 0;
 
-			rc = time_codec(img, b, &cx, zc, zd, (enum hib_sim_comp)c, zstd_level,
-					ps, &tc, &td);
+			rc = time_codec(img, b, &cx, (enum hib_sim_comp)c, zstd_level, ps,
+					&tc, &td);
 			if (rc)
 				goto out;
 			tv[k] = tc > 0 ? (double)b->n * ps / tc / HIB_KMB : 0;
@@ -521,8 +500,6 @@ int hib_sim_measure(struct hib_image *img, struct sim_batch *b, const struct hib
 	rc = HIB_OK;
 out:
 	hib_codec_free(&cx);
-	ZSTD_freeCCtx(zc);
-	ZSTD_freeDCtx(zd);
 	free(zero);
 	free(tv);
 	return rc;

@@ -76,7 +76,6 @@ struct sjob {
 
 struct wstate {
 	struct hib_codec cx;
-	void *zc, *zd;
 	unsigned char *cmp, *dec;
 };
 
@@ -140,20 +139,17 @@ static uint64_t cache_key(const struct hib_sink *s, size_t pages)
 	       ((uint64_t)(s->zstd_level[HIB_CODEC_ZSTD] & 0xff) << 24);
 }
 
+/* HIB_CODEC_* as the codec layer names them: both zstd rows are zstd */
+static enum hib_wcodec wc_of(enum hib_codec_id c)
+{
+	return c == HIB_CODEC_LZO ? HIB_WC_LZO : c == HIB_CODEC_LZ4 ? HIB_WC_LZ4 : HIB_WC_ZSTD;
+}
+
 static int codec_run(struct hib_sink *s, struct wstate *ws, enum hib_codec_id c,
 		     const unsigned char *src, size_t len, size_t cap, size_t *out)
 {
-	int rc = HIB_OK;
-
-	if (c == HIB_CODEC_LZO || c == HIB_CODEC_LZ4) {
-		rc = hib_compress(&ws->cx, c == HIB_CODEC_LZO ? HIB_COMP_LZO : HIB_COMP_LZ4,
-				  c == HIB_CODEC_LZO ? 1 : 0, src, len, ws->cmp, cap, out);
-	} else {
-		*out = ZSTD_compressCCtx(ws->zc, ws->cmp, cap, src, len, s->zstd_level[c]);
-		if (ZSTD_isError(*out))
-			rc = HIB_ERR_INVAL;
-	}
-	return rc;
+	return hib_wcodec_compress(&ws->cx, wc_of(c), s->zstd_level[c], src, len, ws->cmp, cap,
+				   out);
 }
 
 /* a round trip that fails means the sizes mean nothing */
@@ -161,16 +157,8 @@ static int codec_back(struct wstate *ws, enum hib_codec_id c, const unsigned cha
 		      size_t len, size_t clen)
 {
 	size_t got = 0;
-	int rc = HIB_OK;
+	int rc = hib_wcodec_decompress(&ws->cx, wc_of(c), ws->cmp, clen, ws->dec, len, &got);
 
-	if (c == HIB_CODEC_LZO || c == HIB_CODEC_LZ4) {
-		rc = hib_decompress(c == HIB_CODEC_LZO ? HIB_COMP_LZO : HIB_COMP_LZ4,
-				    ws->cmp, clen, ws->dec, len, &got);
-	} else {
-		got = ZSTD_decompressDCtx(ws->zd, ws->dec, len, ws->cmp, clen);
-		if (ZSTD_isError(got))
-			rc = HIB_ERR_INVAL;
-	}
 	return rc || got != len || memcmp(ws->dec, src, len) ? HIB_ERR_INVAL : HIB_OK;
 }
 
@@ -286,11 +274,9 @@ int hib_engine_new(struct hib_image *img, unsigned int threads, struct hib_engin
 
 		if (hib_codec_init(&ws->cx))
 			return hib_seterr(img, HIB_ERR_NOMEM, "cannot set up the compressors");
-		ws->zc = ZSTD_createCCtx();
-		ws->zd = ZSTD_createDCtx();
 		ws->cmp = malloc(e->cmp_cap);
 		ws->dec = malloc(unc);
-		if (!ws->zc || !ws->zd || !ws->cmp || !ws->dec)
+		if (!ws->cmp || !ws->dec)
 			return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
 	}
 	e->pool = hib_pool_new(e->nworkers, e->nslots, e->slots, size_job, e);
@@ -310,8 +296,6 @@ void hib_engine_free(struct hib_engine *e)
 		free(e->jobs[i].unc);
 	for (i = 0; e->w && i <= e->nworkers; i++) {
 		hib_codec_free(&e->w[i].cx);
-		ZSTD_freeCCtx(e->w[i].zc);
-		ZSTD_freeDCtx(e->w[i].zd);
 		free(e->w[i].cmp);
 		free(e->w[i].dec);
 	}

@@ -566,6 +566,41 @@ static double line_rate(const struct sim_log_line *l)
 	return (double)l->v[0] / l->seconds / 1000.0;
 }
 
+#define SHARE_KEY  "copy_zerocheck_share"
+#define SHARE_WHAT "zero share of the memory it was printed for"
+
+/* One copy rate and where each source has it: the first that does wins,
+ * given > a log's "Copied" line > --calibrate's batch > the seed mail. */
+struct copy_in {
+	enum sim_in in;
+	const char *key, *what;
+	double given;
+	const struct sim_log *log;  /* the log whose Copied line is this loop's */
+	const char *log_path, *log_why;
+	double measured;
+	const char *measured_how;
+	double seed;
+	const char *seed_line;
+};
+
+static void copy_input(struct hib_sim_inputs *si, const struct hib_sim_opts *o,
+		       const struct sim_meas *m, const struct copy_in *c)
+{
+	if (c->given > 0)
+		set(si, c->in, c->key, c->what, "MB/s", c->given, HIB_SIM_SRC_GIVEN, NULL);
+	else if (c->log)
+		set(si, c->in, c->key, c->what, "MB/s", line_rate(&c->log->copied), HIB_SIM_SRC_LOG,
+		    "%s:%u: \"%s\"%s", c->log_path, c->log->copied.lineno, c->log->copied.text,
+		    c->log_why);
+	else if (o->calibrate && c->measured > 0)
+		set(si, c->in, c->key, c->what, "MB/s", c->measured, HIB_SIM_SRC_MEASURED,
+		    "median of %u on %" PRIu64 " non-zero pages of the image, %s",
+		    o->repeat ? o->repeat : HIB_SIM_REPEAT, m->batch_pages, c->measured_how);
+	else
+		set(si, c->in, c->key, c->what, "MB/s", c->seed, HIB_SIM_SRC_SEED, "%s: \"%s\"",
+		    seed_mail, c->seed_line);
+}
+
 int hib_sim_inputs_resolve(struct hib_image *img, const struct hib_sim_opts *o,
 			   struct hib_sim_inputs *si, unsigned int threads_default)
 {
@@ -635,82 +670,50 @@ int hib_sim_inputs_resolve(struct hib_image *img, const struct hib_sim_opts *o,
 		    threads_default, HIB_SIM_SRC_MEASURED,
 		    "clamp(online CPUs - 1, 1, 3) here, as the kernel computes it");
 
-	/* the copy with the zero check, as printed, and its memory's zero share */
-	if (o->rate_zerocheck > 0) {
-		set(si, SIM_IN_COPY_ZEROCHECK, "copy_zerocheck",
-		    "copy with the zero check, as the kernel prints it", "MB/s",
-		    o->rate_zerocheck, HIB_SIM_SRC_GIVEN, NULL);
-		set(si, SIM_IN_COPY_SHARE, "copy_zerocheck_share",
-		    "zero share of the memory it was printed for", "share",
-		    o->rate_zerocheck_share, HIB_SIM_SRC_GIVEN, NULL);
-	} else if (lzc) {
+	/* the copy with the zero check, as printed, and its memory's zero
+	 * share, which comes from where the rate came from */
+	{
+		const struct copy_in cin[] = {
+			{ SIM_IN_COPY_ZEROCHECK, "copy_zerocheck",
+			  "copy with the zero check, as the kernel prints it", o->rate_zerocheck,
+			  lzc, pzc, "", m->copy_zc, "word loop with OR test, not vectorised",
+			  HIB_SIM_RATE_ZEROCHECK, "Copied 4940240 kbytes in 11.33 seconds (436.03 MB/s)" },
+			{ SIM_IN_COPY_LOOP, "copy_loop", "word loop without the check", o->rate_loop,
+			  lloop, ploop, " (before 6.6: no check)", m->copy_loop, "not vectorised",
+			  HIB_SIM_RATE_LOOP, "Copied 4974664 kbytes in 9.03 seconds (550.90 MB/s)" },
+			{ SIM_IN_COPY_PAGE, "copy_page", "copy_page(), no check", o->rate_copy_page,
+			  lpage, ppage, " (0 zero pages: nozerocheck)", m->copy_page, "memcpy()",
+			  HIB_SIM_RATE_COPY_PAGE, "Copied 6275216 kbytes in 3.96 seconds (1584.65 MB/s)" },
+		};
+
+		for (k = 0; k < sizeof(cin) / sizeof(cin[0]); k++)
+			copy_input(si, o, m, &cin[k]);
+	}
+	switch (si->in[SIM_IN_COPY_ZEROCHECK].source) {
+	case HIB_SIM_SRC_GIVEN:
+		set(si, SIM_IN_COPY_SHARE, SHARE_KEY, SHARE_WHAT, "share", o->rate_zerocheck_share,
+		    HIB_SIM_SRC_GIVEN, NULL);
+		break;
+	case HIB_SIM_SRC_LOG: {
 		double n = (double)lzc->created.v[0], z = (double)lzc->created.v[1];
 
-		set(si, SIM_IN_COPY_ZEROCHECK, "copy_zerocheck",
-		    "copy with the zero check, as the kernel prints it", "MB/s",
-		    line_rate(&lzc->copied), HIB_SIM_SRC_LOG, "%s:%u: \"%s\"", pzc,
-		    lzc->copied.lineno, lzc->copied.text);
-		set(si, SIM_IN_COPY_SHARE, "copy_zerocheck_share",
-		    "zero share of the memory it was printed for", "share", z / (n + z),
+		set(si, SIM_IN_COPY_SHARE, SHARE_KEY, SHARE_WHAT, "share", z / (n + z),
 		    HIB_SIM_SRC_LOG, "%s:%u: \"%s\"", pzc, lzc->created.lineno, lzc->created.text);
-	} else if (o->calibrate && m->copy_zc > 0) {
-		set(si, SIM_IN_COPY_ZEROCHECK, "copy_zerocheck",
-		    "copy with the zero check, as the kernel prints it", "MB/s", m->copy_zc,
-		    HIB_SIM_SRC_MEASURED,
-		    "median of %u on %" PRIu64 " non-zero pages of the image, word loop with OR test, not vectorised",
-		    o->repeat ? o->repeat : HIB_SIM_REPEAT, m->batch_pages);
-		set(si, SIM_IN_COPY_SHARE, "copy_zerocheck_share",
-		    "zero share of the memory it was printed for", "share", 0,
-		    HIB_SIM_SRC_MEASURED, "the batch has no zero pages");
-	} else {
-		set(si, SIM_IN_COPY_ZEROCHECK, "copy_zerocheck",
-		    "copy with the zero check, as the kernel prints it", "MB/s",
-		    HIB_SIM_RATE_ZEROCHECK, HIB_SIM_SRC_SEED,
-		    "%s: \"Copied 4940240 kbytes in 11.33 seconds (436.03 MB/s)\"", seed_mail);
-		set(si, SIM_IN_COPY_SHARE, "copy_zerocheck_share",
-		    "zero share of the memory it was printed for", "share",
-		    HIB_SIM_SHARE_ZEROCHECK, HIB_SIM_SRC_SEED,
-		    "%s: 1 - 4940240/6275216 kbytes (the copy_page() run copied all)", seed_mail);
+		break;
+	}
+	case HIB_SIM_SRC_MEASURED:
+		set(si, SIM_IN_COPY_SHARE, SHARE_KEY, SHARE_WHAT, "share", 0, HIB_SIM_SRC_MEASURED,
+		    "the batch has no zero pages");
+		break;
+	default:
+		set(si, SIM_IN_COPY_SHARE, SHARE_KEY, SHARE_WHAT, "share", HIB_SIM_SHARE_ZEROCHECK,
+		    HIB_SIM_SRC_SEED, "%s: 1 - 4940240/6275216 kbytes (the copy_page() run copied all)",
+		    seed_mail);
+		break;
 	}
 	if (!(si->in[SIM_IN_COPY_SHARE].value >= 0 && si->in[SIM_IN_COPY_SHARE].value < 1))
 		return hib_seterr(img, HIB_ERR_INVAL, "zero share %g outside [0, 1)",
 				  si->in[SIM_IN_COPY_SHARE].value);
-
-	/* the loop without the check */
-	if (o->rate_loop > 0)
-		set(si, SIM_IN_COPY_LOOP, "copy_loop", "word loop without the check", "MB/s",
-		    o->rate_loop, HIB_SIM_SRC_GIVEN, NULL);
-	else if (lloop)
-		set(si, SIM_IN_COPY_LOOP, "copy_loop", "word loop without the check", "MB/s",
-		    line_rate(&lloop->copied), HIB_SIM_SRC_LOG, "%s:%u: \"%s\" (before 6.6: no check)",
-		    ploop, lloop->copied.lineno, lloop->copied.text);
-	else if (o->calibrate && m->copy_loop > 0)
-		set(si, SIM_IN_COPY_LOOP, "copy_loop", "word loop without the check", "MB/s",
-		    m->copy_loop, HIB_SIM_SRC_MEASURED,
-		    "median of %u on %" PRIu64 " non-zero pages of the image, not vectorised",
-		    o->repeat ? o->repeat : HIB_SIM_REPEAT, m->batch_pages);
-	else
-		set(si, SIM_IN_COPY_LOOP, "copy_loop", "word loop without the check", "MB/s",
-		    HIB_SIM_RATE_LOOP, HIB_SIM_SRC_SEED,
-		    "%s: \"Copied 4974664 kbytes in 9.03 seconds (550.90 MB/s)\"", seed_mail);
-
-	/* copy_page() */
-	if (o->rate_copy_page > 0)
-		set(si, SIM_IN_COPY_PAGE, "copy_page", "copy_page(), no check", "MB/s",
-		    o->rate_copy_page, HIB_SIM_SRC_GIVEN, NULL);
-	else if (lpage)
-		set(si, SIM_IN_COPY_PAGE, "copy_page", "copy_page(), no check", "MB/s",
-		    line_rate(&lpage->copied), HIB_SIM_SRC_LOG, "%s:%u: \"%s\" (0 zero pages: nozerocheck)",
-		    ppage, lpage->copied.lineno, lpage->copied.text);
-	else if (o->calibrate && m->copy_page > 0)
-		set(si, SIM_IN_COPY_PAGE, "copy_page", "copy_page(), no check", "MB/s",
-		    m->copy_page, HIB_SIM_SRC_MEASURED,
-		    "median of %u on %" PRIu64 " non-zero pages of the image, memcpy()",
-		    o->repeat ? o->repeat : HIB_SIM_REPEAT, m->batch_pages);
-	else
-		set(si, SIM_IN_COPY_PAGE, "copy_page", "copy_page(), no check", "MB/s",
-		    HIB_SIM_RATE_COPY_PAGE, HIB_SIM_SRC_SEED,
-		    "%s: \"Copied 6275216 kbytes in 3.96 seconds (1584.65 MB/s)\"", seed_mail);
 
 	/* the codecs: given, or measured (a log's "Wrote" is the whole
 	 * pipeline, not the codec: it enters as WROTE below) */

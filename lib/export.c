@@ -4,7 +4,9 @@
  * a raw physical image, LiME, or an ELF core with the kernel's VMCOREINFO:
  * ELFCLASS64, or ELFCLASS32 for a 32-bit writer whose memory ends below
  * 4 GiB (i386 without PAE memory above it, as kexec-tools' default core).
- * (Single pages by PFN or slot: pages.c.)
+ * makedumpfile's kdump-compressed format is kdump.c's; this file checks
+ * the options and opens the output for it. (Single pages by PFN or slot:
+ * pages.c.)
  *
  * Every PFN-list entry, zero-flagged or not, takes one page in the output,
  * and both appear in ascending PFN order, so a page's file offset follows
@@ -77,6 +79,10 @@ struct ex {
 	int64_t kmap_lo, kmap_hi;
 	uint64_t kmap_voff;
 	unsigned char *vmci;        /* ELF: copy of the VMCOREINFO page */
+	/* ELF: the note's text, the caller's or vmci, once the stream has
+	 * gone by; note_room: what the layout set aside for it */
+	const unsigned char *note;
+	size_t note_len, note_room;
 };
 
 static int flush(struct ex *x)
@@ -150,6 +156,7 @@ static uint64_t page_offset(const struct ex *x, uint64_t pfn, uint64_t r, uint64
 	case HIB_EXPORT_ELF:
 		return x->data_start + e * x->ps;
 	case HIB_EXPORT_RAW:
+	case HIB_EXPORT_KDUMP:      /* kdump.c places its own */
 		break;
 	}
 	return pfn * x->ps;
@@ -191,7 +198,7 @@ static void elf_layout(struct ex *x, bool elf32)
 	if (x->phnum >= PN_XNUM)
 		off += x->shdr;
 	x->note_off = off;
-	off += 12 + VMCOREINFO_NAME_PAD + ((x->ps + 3) & ~3u);
+	off += 12 + VMCOREINFO_NAME_PAD + ((x->note_room + 3) & ~(size_t)3);
 	x->data_start = div_round_up(off, x->ps) * x->ps;
 }
 
@@ -269,10 +276,10 @@ static bool kmap_x86_64(struct ex *x)
 	uint64_t base, size;
 	int64_t v;
 
-	if (!hib_vmci_ld(x->vmci, x->ps, "NUMBER(phys_base)=", &v))
+	if (!hib_vmci_ld(x->note, x->note_len, "NUMBER(phys_base)=", &v))
 		return false;
 	base = (uint64_t)v;
-	if (hib_vmci_ld(x->vmci, x->ps, "NUMBER(KERNEL_IMAGE_SIZE)=", &v) && v)
+	if (hib_vmci_ld(x->note, x->note_len, "NUMBER(KERNEL_IMAGE_SIZE)=", &v) && v)
 		size = (uint64_t)v;
 	else
 		size = KERNEL_IMAGE_SIZE_DEFAULT;
@@ -304,9 +311,9 @@ static bool kmap_offset(struct ex *x, const char *key, unsigned int pa_bits)
 {
 	uint64_t voff, stext, pgd;
 
-	if (!hib_vmci_lx(x->vmci, x->ps, key, &voff) ||
-	    !hib_vmci_lx(x->vmci, x->ps, "SYMBOL(_stext)=", &stext) ||
-	    !hib_vmci_lx(x->vmci, x->ps, "SYMBOL(swapper_pg_dir)=", &pgd))
+	if (!hib_vmci_lx(x->note, x->note_len, key, &voff) ||
+	    !hib_vmci_lx(x->note, x->note_len, "SYMBOL(_stext)=", &stext) ||
+	    !hib_vmci_lx(x->note, x->note_len, "SYMBOL(swapper_pg_dir)=", &pgd))
 		return false;
 	stext -= voff;
 	pgd -= voff;
@@ -412,7 +419,7 @@ static int elf_headers(struct ex *x)
 		memcpy(n + 12, VMCOREINFO_NAME, sizeof(VMCOREINFO_NAME));
 		rc = emit(x, x->note_off, n, sizeof(n));
 		if (rc == HIB_OK)
-			rc = emit(x, x->note_off + sizeof(n), x->vmci, desc);
+			rc = emit(x, x->note_off + sizeof(n), x->note, desc);
 	}
 	return rc;
 }
@@ -445,12 +452,11 @@ static int stream_pages(struct ex *x)
 			x->res->data_pages++;
 			/* The same page identity.c takes: the kernel allocates
 			 * vmcoreinfo_data as a zeroed page of its own. */
-			if (x->o->format == HIB_EXPORT_ELF && !x->res->vmcoreinfo &&
+			if (x->o->format == HIB_EXPORT_ELF && !x->res->vmcoreinfo_page &&
 			    hib_vmci_page(pg.data, x->ps)) {
 				memcpy(x->vmci, pg.data, x->ps);
-				x->res->vmcoreinfo = 1;
+				x->res->vmcoreinfo_page = 1;
 				x->res->vmcoreinfo_pfn = pg.pfn;
-				x->res->vmcoreinfo_len = strnlen((char *)x->vmci, x->ps);
 			}
 			if (!hib_page_zero(pg.data, x->ps)) {
 				rc = emit(x, page_offset(x, pg.pfn, r, pg.entry), pg.data, x->ps);
@@ -473,6 +479,7 @@ static int export_image(struct hib_image *img, const char *out,
 {
 	struct ex x;
 	unsigned int flags;
+	size_t note_len = 0;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
@@ -480,14 +487,25 @@ static int export_image(struct hib_image *img, const char *out,
 	if (!img->loaded)
 		return hib_seterr(img, HIB_ERR_INVAL, "image not loaded");
 	if (o->format != HIB_EXPORT_RAW && o->format != HIB_EXPORT_LIME &&
-	    o->format != HIB_EXPORT_ELF)
+	    o->format != HIB_EXPORT_ELF && o->format != HIB_EXPORT_KDUMP)
 		return hib_seterr(img, HIB_ERR_INVAL, "unknown export format %d", (int)o->format);
+	if (o->vmcoreinfo) {
+		if (o->format != HIB_EXPORT_ELF && o->format != HIB_EXPORT_KDUMP)
+			return hib_seterr(img, HIB_ERR_INVAL,
+					  "a VMCOREINFO text goes into ELF and kdump exports only: raw and LiME have no note");
+		rc = hib_vmci_check(img, "the VMCOREINFO text", o->vmcoreinfo,
+				    o->vmcoreinfo_len, &note_len);
+		if (rc)
+			return rc;
+	}
 	rc = hib_image_load_pfns(img);
 	if (rc)
 		return rc;
-	/* The ELF headers go in last, at the front: not for a pipe. */
+	/* The ELF and kdump headers go in last, at the front: not for a
+	 * pipe. */
 	flags = (o->output_flags & HIB_OUTPUT_FORCE) |
-		(o->format == HIB_EXPORT_ELF ? 0 : HIB_OUTPUT_STREAM);
+		(o->format == HIB_EXPORT_ELF || o->format == HIB_EXPORT_KDUMP ? 0 :
+		 HIB_OUTPUT_STREAM);
 	rc = hib_output_open(img, out, flags, 0, &x.out);
 	if (rc)
 		return rc;
@@ -504,14 +522,33 @@ static int export_image(struct hib_image *img, const char *out,
 	}
 	res->ranges = img->n_runs;
 	res->e_machine = e_machine(&img->info);
+	if (o->format == HIB_EXPORT_KDUMP) {
+		rc = hib_export_kdump(img, x.out, o, (const unsigned char *)o->vmcoreinfo,
+				      note_len, res);
+		goto out;
+	}
 	if (o->format == HIB_EXPORT_ELF) {
+		/* the caller's text, or room for a whole page's */
+		x.note_room = o->vmcoreinfo && note_len > x.ps ? note_len : x.ps;
 		elf_plan(&x);
 		res->elf_class = x.elf32 ? ELFCLASS32 : ELFCLASS64;
 	}
 
 	rc = stream_pages(&x);
-	if (rc == HIB_OK && o->format == HIB_EXPORT_ELF)
+	if (rc == HIB_OK && o->format == HIB_EXPORT_ELF) {
+		if (o->vmcoreinfo) {
+			x.note = (const unsigned char *)o->vmcoreinfo;
+			x.note_len = note_len;
+			res->vmcoreinfo_source = HIB_VMCI_CALLER;
+		} else if (res->vmcoreinfo_page) {
+			x.note = x.vmci;
+			x.note_len = strnlen((char *)x.vmci, x.ps);
+			res->vmcoreinfo_source = HIB_VMCI_PAGE;
+		}
+		res->vmcoreinfo = x.note != NULL;
+		res->vmcoreinfo_len = x.note_len;
 		rc = elf_headers(&x);
+	}
 	if (rc == HIB_OK)
 		rc = flush(&x);
 	if (rc == HIB_OK) {

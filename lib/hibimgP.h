@@ -332,6 +332,34 @@ HIB_HIDDEN bool hib_vmci_ld(const unsigned char *text, size_t len, const char *k
 			    int64_t *v);
 HIB_HIDDEN bool hib_vmci_lx(const unsigned char *text, size_t len, const char *key,
 			    uint64_t *v);
+/* A caller's text (hib_export_opts.vmcoreinfo) checked for the kernel's
+ * shape; *used: its length without trailing NULs. what names it. */
+#define HIB_VMCI_MAX (1u << 20)
+HIB_HIDDEN int hib_vmci_check(struct hib_image *img, const char *what, const char *t,
+			      size_t len, size_t *used);
+
+/* kdump.c: hib_export()'s kdump-compressed format, into an open output;
+ * note/note_len: the caller's checked VMCOREINFO, or NULL. */
+HIB_HIDDEN int hib_export_kdump(struct hib_image *img, struct hib_output *out,
+				const struct hib_export_opts *o,
+				const unsigned char *note, size_t note_len,
+				struct hib_export_result *res);
+
+/* kdump-codec.c: one page compressed for a kdump export, as makedumpfile
+ * does it (zlib level 1, LZO1X-1, zstd level 1). */
+struct hib_kcodec {
+	enum hib_kdump_codec codec;
+	void *state;                /* libdeflate compressor, LZO work memory, ZSTD_CCtx */
+};
+HIB_HIDDEN int hib_kcodec_init(struct hib_kcodec *k, enum hib_kdump_codec c);
+HIB_HIDDEN void hib_kcodec_free(struct hib_kcodec *k);
+/* Room a compressed page may need. */
+HIB_HIDDEN size_t hib_kcodec_bound(enum hib_kdump_codec c, size_t ps);
+/* The compressed length when smaller than ps, else 0 (stored raw). */
+HIB_HIDDEN size_t hib_kcodec_page(struct hib_kcodec *k, const unsigned char *src,
+				  size_t ps, unsigned char *dst, size_t cap);
+/* page_desc.flags and disk_dump_header.status: DUMP_DH_COMPRESSED_* */
+HIB_HIDDEN unsigned int hib_kcodec_flag(enum hib_kdump_codec c);
 
 /*
  * The rings of chunk buffers (the reader's read-ahead, the writer's

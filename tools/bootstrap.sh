@@ -10,7 +10,7 @@ pkgs="build-essential autoconf automake libtool pkg-config
       libsmartcols-dev libmd-dev check zstd python3 python3-drgn util-linux
       python3-lzo python3-cryptography universal-ctags
       lz4 xz-utils bzip2 python3-jsonschema liblzma-dev lzop gzip
-      e2fsprogs xfsprogs btrfs-progs"
+      e2fsprogs xfsprogs btrfs-progs python3-libkdumpfile"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

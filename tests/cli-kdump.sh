@@ -48,6 +48,9 @@ for name in $NAMES; do
 		out=$TMP/$name.$codec.kdump
 		run_hib 0 export --json --format kdump --kdump-compress $codec "$img" "$out"
 		cp "$TMP/out" "$TMP/json"
+		check "$name $codec: the summary is valid doc-export" \
+			python3 "$top_srcdir/tests/jsonview.py" validate \
+			"$top_srcdir/doc/hibimg.schema.json" doc-export "$TMP/json"
 		$PY parse "$ps" $word "$out" "$raw" >"$TMP/p" || fail "$name $codec: parse failed"
 		t="$name kdump $codec"
 		check "$t: header_version 6" test "$(kv version "$TMP/p")" = 6
@@ -96,6 +99,11 @@ for name in $NAMES; do
 		check "$t: libkdumpfile with file.zero_excluded: every PFN = the raw export's" \
 			test "$(kv zero_excluded_bad "$TMP/l")" = 0
 	done
+	# the compress jobs are taken back in order: one worker or four, one file
+	run_hib 0 export -q -T 1 --format kdump "$img" "$TMP/t1.kdump"
+	run_hib 0 export -q -T 4 --format kdump "$img" "$TMP/t4.kdump"
+	check "$name kdump: the same file with 1 and 4 threads" cmp -s "$TMP/t1.kdump" "$TMP/t4.kdump"
+	rm -f "$TMP/t1.kdump" "$TMP/t4.kdump"
 	if [ "$arch" = x86_64 ]; then
 		check "$name kdump: drgn (libkdumpfile) reads init_uts_ns.name.release" \
 			test "$($DRGN_PY "$top_srcdir/tests/kdump_read.py" drgn-release "$TMP/$name.zstd.kdump")" = "$rel"

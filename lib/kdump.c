@@ -16,8 +16,11 @@
  * Saved pages of zeros (zero-flagged, or data that is all zeros) are in
  * the 1st bitmap only, as makedumpfile's dump level 1 leaves them out:
  * crash and libkdumpfile call them excluded (crash --zero_excluded and
- * libkdumpfile's file.zero_excluded read them as zeros). PFNs the image
- * does not list are in neither: not RAM the image knows.
+ * libkdumpfile's file.zero_excluded read them as zeros). With
+ * HIB_KDUMP_ZERO_STORE they are dumped instead, every one a page_desc of
+ * the one page of zeros written ahead of the data, as dump level 0 does:
+ * 24 bytes a page, and every reader reads them as they are. PFNs the
+ * image does not list are in neither bitmap: not RAM the image knows.
  *
  * One pass of the stream, memory bounded by buffers, not by RAM: the
  * bitmaps go out through a window as the PFNs ascend (at 1 TiB of 4 KiB
@@ -88,6 +91,7 @@ struct kjob {
 	unsigned int n;
 	uint64_t *pfn;
 	uint32_t *len;              /* compressed length, 0: raw */
+	uint8_t *zero;              /* STORE: a page of zeros, nothing to compress */
 	unsigned char *in, *out;
 };
 
@@ -100,6 +104,8 @@ struct kx {
 	unsigned int ps, jp;
 	bool be;
 	enum hib_kdump_codec codec;
+	bool store_zero;            /* HIB_KDUMP_ZERO_STORE */
+	uint64_t zero_off;          /* STORE: the shared page of zeros */
 	size_t cap;                 /* room per compressed page */
 	uint64_t sub_blocks, bm_bytes, desc_off, data_cur;
 	struct bits bm1, bm2;
@@ -184,7 +190,7 @@ static void compress_job(void *slot, unsigned int worker, void *arg)
 	unsigned int i;
 
 	for (i = 0; i < j->n; i++)
-		j->len[i] = (uint32_t)hib_kcodec_page(&x->kc[worker], j->in + (size_t)i * x->ps,
+		j->len[i] = j->zero[i] ? 0 : (uint32_t)hib_kcodec_page(&x->kc[worker], j->in + (size_t)i * x->ps,
 						      x->ps, j->out + (size_t)i * x->cap, x->cap);
 }
 
@@ -201,18 +207,22 @@ static int drain(struct kx *x, struct kjob *j)
 					 j->in + (size_t)i * x->ps;
 
 		memset(d, 0, sizeof(d));
-		put(d, x->data_cur, 8, x->be);
+		/* STORE: every page of zeros points at the one written first,
+		 * as makedumpfile's pd_zero at dump level 0 */
+		put(d, j->zero[i] ? x->zero_off : x->data_cur, 8, x->be);
 		put(d + 8, size, 4, x->be);
 		put(d + 12, j->len[i] ? hib_kcodec_flag(x->codec) : 0, 4, x->be);
 		rc = bits_set(x, &x->bm2, j->pfn[i]);
 		if (rc == HIB_OK)
 			rc = sink_put(x, &x->desc, x->desc_off + x->res->dumped_pages * PAGE_DESC,
 				      d, sizeof(d));
+		x->res->dumped_pages++;
+		if (j->zero[i])
+			continue;
 		if (rc == HIB_OK)
 			rc = sink_put(x, &x->data, x->data_cur, p, size);
 		x->data_cur += size;
 		x->res->data_bytes += size;
-		x->res->dumped_pages++;
 		x->res->compressed_pages += j->len[i] != 0;
 	}
 	j->n = 0;
@@ -263,6 +273,7 @@ static int stream(struct kx *x)
 	(void)hib_reader_set_threads(rd, x->o->threads);
 	while ((rc = hib_reader_next_page(rd, &pg)) == 1) {
 		struct kjob *j;
+		bool zero;
 
 		rc = bits_set(x, &x->bm1, pg.pfn);
 		if (rc)
@@ -270,23 +281,23 @@ static int stream(struct kx *x)
 		x->res->pages++;
 		if (x->o->progress && (x->res->pages % step == 0 || x->res->pages == total))
 			x->o->progress(x->res->pages, total, x->o->progress_arg);
-		if (!pg.data) {
+		if (!pg.data)
 			x->res->zero_pages++;
-			x->res->excluded_zero++;
-			continue;
-		}
-		x->res->data_pages++;
+		else
+			x->res->data_pages++;
 		/* the page identity.c and export.c take */
-		if (!x->res->vmcoreinfo_page && hib_vmci_page(pg.data, x->ps)) {
+		if (pg.data && !x->res->vmcoreinfo_page && hib_vmci_page(pg.data, x->ps)) {
 			memcpy(x->vmci, pg.data, x->ps);
 			x->vmci_len = strnlen((char *)x->vmci, x->ps);
 			x->res->vmcoreinfo_page = 1;
 			x->res->vmcoreinfo_pfn = pg.pfn;
 		}
-		if (hib_page_zero(pg.data, x->ps)) {
+		zero = !pg.data || hib_page_zero(pg.data, x->ps);
+		if (zero && !x->store_zero) {
 			x->res->excluded_zero++;
 			continue;
 		}
+		x->res->stored_zero += zero;
 		if (cur == UINT32_MAX) {
 			rc = job_for(x, &cur);
 			if (rc)
@@ -294,7 +305,9 @@ static int stream(struct kx *x)
 		}
 		j = x->jobs + cur;
 		j->pfn[j->n] = pg.pfn;
-		memcpy(j->in + (size_t)j->n * x->ps, pg.data, x->ps);
+		j->zero[j->n] = zero;
+		if (!zero)
+			memcpy(j->in + (size_t)j->n * x->ps, pg.data, x->ps);
 		if (++j->n == x->jp) {
 			hib_pool_submit(x->pool, cur, 1);
 			cur = UINT32_MAX;
@@ -462,9 +475,10 @@ static int setup(struct kx *x)
 
 		j->pfn = malloc(x->jp * sizeof(*j->pfn));
 		j->len = calloc(x->jp, sizeof(*j->len));
+		j->zero = calloc(x->jp, sizeof(*j->zero));
 		j->in = malloc((size_t)x->jp * x->ps);
 		j->out = malloc((size_t)x->jp * x->cap);
-		if (!j->pfn || !j->len || !j->in || !j->out)
+		if (!j->pfn || !j->len || !j->zero || !j->in || !j->out)
 			return HIB_ERR_NOMEM;
 		x->slots[i] = j;
 	}
@@ -482,6 +496,7 @@ static void teardown(struct kx *x)
 	for (i = 0; x->jobs && i < x->nslots; i++) {
 		free(x->jobs[i].pfn);
 		free(x->jobs[i].len);
+		free(x->jobs[i].zero);
 		free(x->jobs[i].in);
 		free(x->jobs[i].out);
 	}
@@ -515,6 +530,9 @@ int hib_export_kdump(struct hib_image *img, struct hib_output *out,
 	x.codec = o->kdump_codec == HIB_KDUMP_DEFAULT ? HIB_KDUMP_ZSTD : o->kdump_codec;
 	if (!hib_kdump_codec_name(x.codec))
 		return hib_seterr(img, HIB_ERR_INVAL, "unknown kdump codec %d", (int)o->kdump_codec);
+	if (o->kdump_zero != HIB_KDUMP_ZERO_OMIT && o->kdump_zero != HIB_KDUMP_ZERO_STORE)
+		return hib_seterr(img, HIB_ERR_INVAL, "unknown kdump zero-page mode %d",
+				  (int)o->kdump_zero);
 	res->kdump_codec = x.codec;
 	res->kdump_word = x.L->word;
 	res->max_mapnr = img->pfns.highest + 1;
@@ -537,10 +555,20 @@ int hib_export_kdump(struct hib_image *img, struct hib_output *out,
 	x.bm1.file_off = bm1_off;
 	x.bm2.file_off = bm1_off + x.bm_bytes;
 	x.desc_off = bm1_off + 2 * x.bm_bytes;
-	/* a page_desc for every page that may have data; the unused tail
-	 * (pages of zeros) stays a hole no reader looks at */
-	x.data_cur = div_round_up(x.desc_off + (img->pfns.entries - img->pfns.zero_flagged) *
+	/* a page_desc for every page that may have data (for every page
+	 * with STORE); the unused tail (pages of zeros) stays a hole no
+	 * reader looks at */
+	x.store_zero = o->kdump_zero == HIB_KDUMP_ZERO_STORE;
+	x.data_cur = div_round_up(x.desc_off + (img->pfns.entries -
+				  (x.store_zero ? 0 : img->pfns.zero_flagged)) *
 				  (uint64_t)PAGE_DESC, x.ps) * x.ps;
+	/* STORE: the shared page of zeros, raw, ahead of the data; written
+	 * as a hole like every other run of zeros the file has */
+	x.zero_off = x.data_cur;
+	if (x.store_zero) {
+		x.data_cur += x.ps;
+		res->data_bytes += x.ps;
+	}
 
 	rc = setup(&x);
 	if (rc == HIB_ERR_NOMEM)

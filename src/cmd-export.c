@@ -24,6 +24,9 @@ static const struct cli_opt export_opts[] = {
 	{ "format", required_argument, 'F', "<fmt>", "raw, lime, elf or kdump" },
 	{ "kdump-compress", required_argument, OPT_KCOMP, "<codec>",
 	  "kdump: zstd (default), zlib, lzo or none" },
+	{ "zero-pages", required_argument, 'z', "<mode>",
+	  "kdump: omit (default: left out, as makedumpfile -d 1)\n"
+	  "or store (one shared page of zeros, as -d 0)" },
 	{ "vmcoreinfo", required_argument, OPT_VMCI, "<file>",
 	  "elf, kdump: this VMCOREINFO text as the note, not the image's page" },
 	{ NULL, 0, 0, NULL, NULL }
@@ -111,6 +114,8 @@ static struct out_rec *summary(const char *out, enum hib_export_format f,
 			    "%" PRIu64, res->compressed_pages);
 		out_rec_add(r, "excluded-zero", "saved pages of zeros left out (1st bitmap only)",
 			    OUT_NUM, "%" PRIu64, res->excluded_zero);
+		out_rec_add(r, "stored-zero", "saved pages of zeros dumped as the shared one",
+			    OUT_NUM, "%" PRIu64, res->stored_zero);
 		out_rec_add(r, "data-bytes", "page data", OUT_SIZE, "%" PRIu64, res->data_bytes);
 	}
 	if (all || f == HIB_EXPORT_ELF || f == HIB_EXPORT_KDUMP) {
@@ -149,7 +154,7 @@ int cmd_export(int argc, char **argv)
 	struct hib_export_result res = HIB_INIT(struct hib_export_result);
 	struct hib_image *img;
 	struct out_rec *r;
-	const char *fmt = NULL, *out, *kcomp = NULL, *vmci_path = NULL;
+	const char *fmt = NULL, *out, *kcomp = NULL, *vmci_path = NULL, *zmode = NULL;
 	char *vmci = NULL;
 	size_t vmci_len = 0;
 	int c, rc;
@@ -161,6 +166,8 @@ int cmd_export(int argc, char **argv)
 			kcomp = optarg;
 		else if (c == OPT_VMCI)
 			vmci_path = optarg;
+		else if (c == 'z')
+			zmode = optarg;
 	}
 	if (cl.out.list_columns) {
 		/* every field a summary may have, without reading anything */
@@ -200,6 +207,18 @@ int cmd_export(int argc, char **argv)
 			errtryhelp("export");
 		}
 		o.kdump_codec = k;
+	}
+	if (zmode) {
+		if (o.format != HIB_EXPORT_KDUMP)
+			die_(EXIT_USAGE, "--zero-pages is for --format kdump (raw, LiME and ELF hold zero pages as zeros)");
+		if (!strcmp(zmode, "omit"))
+			o.kdump_zero = HIB_KDUMP_ZERO_OMIT;
+		else if (!strcmp(zmode, "store"))
+			o.kdump_zero = HIB_KDUMP_ZERO_STORE;
+		else {
+			warnx_("unknown --zero-pages mode '%s' (omit or store)", zmode);
+			errtryhelp("export");
+		}
 	}
 	if (vmci_path && o.format != HIB_EXPORT_ELF && o.format != HIB_EXPORT_KDUMP)
 		die_(EXIT_USAGE, "--vmcoreinfo is for --format elf and kdump: raw and LiME have no note");

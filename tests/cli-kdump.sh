@@ -6,7 +6,8 @@
 # libkdumpfile (Debian's python3-libkdumpfile), every PFN must equal the
 # raw export's; the 1st bitmap holds as many PFNs as the kernel said it
 # would copy; drgn (through libkdumpfile) reads init_uts_ns's release;
-# --vmcoreinfo puts a given text in the note and refuses what is not one.
+# --zero-pages store dumps every saved page; --vmcoreinfo puts a given text
+# in the note and refuses what is not one.
 . "$(dirname "$0")/lib.sh"
 
 PY="python3 $top_srcdir/tests/kdump_read.py"
@@ -62,6 +63,8 @@ for name in $NAMES; do
 		check "$t: no bit past max_mapnr" test "$(kv bits_beyond "$TMP/p")" = 0
 		check "$t: 1st bitmap = the kernel's need_to_copy ($need)" test "$(kv ram "$TMP/p")" = "$need"
 		check "$t: 2nd bitmap inside the 1st" test "$(kv dumped_subset "$TMP/p")" = 1
+		[ $codec = zstd ] && kv dumped "$TMP/p" >"$TMP/omit.dumped"
+		check "$t: page_descs share no data" test "$(kv max_shared "$TMP/p")" = 1
 		check "$t: every dumped page decodes to the raw export's" test "$(kv bad_pages "$TMP/p")" = 0
 		check "$t: every page left out is zeros in the raw export" \
 			test "$(kv excluded_nonzero "$TMP/p")" = 0
@@ -99,6 +102,27 @@ for name in $NAMES; do
 		check "$t: libkdumpfile with file.zero_excluded: every PFN = the raw export's" \
 			test "$(kv zero_excluded_bad "$TMP/l")" = 0
 	done
+	# --zero-pages store: every saved page dumped, the zero ones as one
+	# shared page (makedumpfile -d 0); libkdumpfile then reads every PFN
+	# the kernel saved without file.zero_excluded
+	case $name in k61-lzo|k612nz-lzo|arm612-64k-lz4|i61-lzo)
+		out=$TMP/$name.store.kdump
+		t="$name kdump --zero-pages store"
+		run_hib 0 export --json --format kdump -z store "$img" "$out"
+		cp "$TMP/out" "$TMP/json"
+		$PY parse "$ps" $word "$out" "$raw" >"$TMP/p" || fail "$t: parse failed"
+		check "$t: 2nd bitmap = 1st = need_to_copy ($need)" \
+			test "$(kv dumped "$TMP/p") $(kv ram "$TMP/p")" = "$need $need"
+		check "$t: every page decodes to the raw export's" test "$(kv bad_pages "$TMP/p")" = 0
+		check "$t: summary: none excluded, zeros stored + data dumped = need_to_copy" \
+			test "$(json_get "$TMP/json" excluded_zero) $(json_get "$TMP/json" dumped_pages)" = "0 $need"
+		check "$t: the pages omit left out share one page_desc offset" \
+			test "$(kv max_shared "$TMP/p")" = $(( need - $(cat "$TMP/omit.dumped") ))
+		$DRGN_PY "$top_srcdir/tests/kdump_read.py" libkdumpfile "$out" "$raw" >"$TMP/l" 2>"$TMP/lerr" ||
+			{ fail "$t: libkdumpfile cannot read it"; sed 's/^/    /' "$TMP/lerr" >&2; }
+		check "$t: libkdumpfile reads every saved page, each the raw export's" \
+			test "$(kv read "$TMP/l") $(kv bad "$TMP/l")" = "$need 0"
+	esac
 	# the compress jobs are taken back in order: one worker or four, one file
 	run_hib 0 export -q -T 1 --format kdump "$img" "$TMP/t1.kdump"
 	run_hib 0 export -q -T 4 --format kdump "$img" "$TMP/t4.kdump"
@@ -163,6 +187,10 @@ run_hib 2 export --format elf --kdump-compress zlib "$img" "$TMP/no.elf"
 err_has "is for --format kdump"
 run_hib 2 export --format kdump --kdump-compress snappy "$img" "$TMP/no.kdump"
 err_has "unknown kdump codec 'snappy'"
+run_hib 2 export --format kdump -z keep "$img" "$TMP/no.kdump"
+err_has "unknown --zero-pages mode 'keep'"
+run_hib 2 export --format raw -z store "$img" "$TMP/no.raw"
+err_has "is for --format kdump"
 run_hib 2 export --format kdump "$img" -
 err_has "standard output"
 

@@ -81,9 +81,11 @@ def parse(ps, word, path, raw):
         ramset = set(ram)
         bad = compressed = 0
         kinds = {}
+        offsets = {}
         for i, pfn in enumerate(dumped):
             f.seek(desc_off + 24 * i)
             off, size, flags, _pf = struct.unpack("<QIIQ", f.read(24))
+            offsets[off] = offsets.get(off, 0) + 1
             f.seek(off)
             data = f.read(size)
             if flags & ZLIB:
@@ -140,6 +142,8 @@ def parse(ps, word, path, raw):
     print("compressed=%d" % compressed)
     print("flags=%s" % ",".join("%#x:%d" % kv for kv in sorted(kinds.items())))
     print("bad_pages=%d" % bad)
+    # page_descs sharing one page's data: makedumpfile's pd_zero
+    print("max_shared=%d" % max(offsets.values(), default=0))
     print("excluded_nonzero=%d" % excl_nonzero)
     print("status=%#x" % h["status"])
     print("dump_level=%d" % h["dump_level"])

@@ -2,8 +2,11 @@
 /*
  * check_export - lib/export.c (on an image made by lib/build.c): the
  * kernel-image aliases with a KASLR (negative) phys_base, and hostile
- * VMCOREINFO texts.
+ * VMCOREINFO texts; a caller's VMCOREINFO text (hib_export_opts.
+ * vmcoreinfo) taken or refused, and the kdump options refused when out of
+ * range, each before any output exists.
  */
+#include <unistd.h>
 #include "config.h"
 #include "testutil.h"
 
@@ -131,6 +134,108 @@ START_TEST(export_kaslr_phys_base)
 }
 END_TEST
 
+/* ---- a caller's VMCOREINFO text: refused unless the kernel's shape ------- */
+
+static char big[(1u << 20) + 64];
+
+static const struct {
+	const char *text;
+	size_t len;             /* 0: strlen */
+	int rc;
+	const char *msg;        /* in the handle's message */
+	size_t used;            /* vmcoreinfo_len written, rc OK */
+} text_cases[] = {
+	{ "OSRELEASE=6.1.0\nPAGESIZE=4096\n", 0, HIB_OK, NULL, 30 },
+	/* a page dumped whole: the NULs after the text are not part of it */
+	{ "OSRELEASE=6.1.0\nPAGESIZE=4096\n\0\0\0\0", 34, HIB_OK, NULL, 30 },
+	{ "OSRELEASE=6.1.0", 0, HIB_OK, NULL, 15 },  /* no final newline */
+	{ "", 0, HIB_ERR_INVAL, "empty", 0 },
+	{ "\0\0\0", 3, HIB_ERR_INVAL, "empty", 0 },
+	{ "ffff8d888ffd6000 1000\n", 0, HIB_ERR_INVAL, "/sys/kernel/vmcoreinfo", 0 },
+	{ "PAGESIZE=4096\nOSRELEASE=6.1.0\n", 0, HIB_ERR_INVAL, "starts with OSRELEASE=", 0 },
+	{ "OSRELEASE=6.1.0\nno value here\n", 0, HIB_ERR_INVAL, "line 2 is not KEY=value", 0 },
+	{ "OSRELEASE=6.1.0\n=4096\n", 0, HIB_ERR_INVAL, "line 2 is not KEY=value", 0 },
+	{ "OSRELEASE=6.1.0\n\nPAGESIZE=4096\n", 0, HIB_ERR_INVAL, "line 2 is not KEY=value", 0 },
+	{ "OSRELEASE=6.1.0\nPAGE\tSIZE=4096\n", 0, HIB_ERR_INVAL, "line 2: byte 0x09", 0 },
+	{ "OSRELEASE=6.1.0\0PAGESIZE=4096\n", 30, HIB_ERR_INVAL, "line 1: byte 0x00", 0 },
+	{ big, sizeof(big), HIB_ERR_INVAL, "more than a VMCOREINFO text has", 0 },
+};
+
+START_TEST(export_vmcoreinfo_text)
+{
+	struct hib_export_opts eo = HIB_INIT(struct hib_export_opts, .threads = 1,
+					     .format = _i % 2 ? HIB_EXPORT_ELF : HIB_EXPORT_KDUMP);
+	struct hib_export_result er = HIB_INIT(struct hib_export_result);
+	unsigned int c = (unsigned int)_i / 2;
+	struct hib_image *img;
+	char path[512], out[600];
+	int rc;
+
+	memcpy(big, "OSRELEASE=6.1.0\n", 16);
+	memset(big + 16, 'A', sizeof(big) - 16);
+	eo.vmcoreinfo = text_cases[c].text;
+	eo.vmcoreinfo_len = text_cases[c].len ? text_cases[c].len : strlen(text_cases[c].text);
+	fixture_img(path, sizeof(path), "k61-lzo");
+	mk_tmpdir();
+	snprintf(out, sizeof(out), "%s/out", tmpdir);
+	img = hib_image_new();
+	ck_assert_int_eq(hib_image_open(img, path), HIB_OK);
+	ck_assert_int_eq(hib_image_load(img), HIB_OK);
+	rc = hib_export(img, out, &eo, &er);
+	ck_assert_int_eq(rc, text_cases[c].rc);
+	if (rc == HIB_OK) {
+		ck_assert_int_eq(er.vmcoreinfo_source, HIB_VMCI_CALLER);
+		ck_assert_uint_eq(er.vmcoreinfo_len, text_cases[c].used);
+		/* the image's own page is still found and named */
+		ck_assert_int_eq(er.vmcoreinfo_page, 1);
+	} else {
+		ck_assert_ptr_nonnull(strstr(hib_image_error(img), text_cases[c].msg));
+		ck_assert_int_ne(access(out, F_OK), 0);
+	}
+	hib_image_free(img);
+	rm_tmpdir();
+}
+END_TEST
+
+/* ---- options out of range: refused, nothing written ----------------------- */
+
+START_TEST(export_kdump_refusals)
+{
+	struct hib_export_opts eo = HIB_INIT(struct hib_export_opts, .threads = 1);
+	struct hib_export_result er = HIB_INIT(struct hib_export_result);
+	struct hib_image *img;
+	char path[512], out[600];
+
+	switch (_i) {
+	case 0:     /* raw and LiME have no note */
+		eo.format = HIB_EXPORT_RAW;
+		eo.vmcoreinfo = "OSRELEASE=6.1.0\n";
+		eo.vmcoreinfo_len = 16;
+		break;
+	case 1:
+		eo.format = HIB_EXPORT_KDUMP;
+		eo.kdump_codec = (enum hib_kdump_codec)99;
+		break;
+	default:
+		eo.format = HIB_EXPORT_KDUMP;
+		eo.kdump_zero = (enum hib_kdump_zero)7;
+		break;
+	}
+	fixture_img(path, sizeof(path), "k61-lzo");
+	mk_tmpdir();
+	snprintf(out, sizeof(out), "%s/out", tmpdir);
+	img = hib_image_new();
+	ck_assert_int_eq(hib_image_open(img, path), HIB_OK);
+	ck_assert_int_eq(hib_image_load(img), HIB_OK);
+	ck_assert_int_eq(hib_export(img, out, &eo, &er), HIB_ERR_INVAL);
+	ck_assert_int_ne(access(out, F_OK), 0);
+	hib_image_free(img);
+	rm_tmpdir();
+	ck_assert_str_eq(hib_kdump_codec_name(HIB_KDUMP_DEFAULT), "zstd");
+	ck_assert_ptr_null(hib_kdump_codec_name((enum hib_kdump_codec)99));
+}
+END_TEST
+
 static Suite *export_suite(void)
 {
 	Suite *s = suite_create("export");
@@ -139,6 +244,9 @@ static Suite *export_suite(void)
 	tc = tcase_create("export");
 	tcase_add_loop_test(tc, export_kaslr_phys_base, 0,
 			    (int)(sizeof(vmci_cases) / sizeof(vmci_cases[0])));
+	tcase_add_loop_test(tc, export_vmcoreinfo_text, 0,
+			    2 * (int)(sizeof(text_cases) / sizeof(text_cases[0])));
+	tcase_add_loop_test(tc, export_kdump_refusals, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;
 }

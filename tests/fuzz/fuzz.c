@@ -469,7 +469,7 @@ static void build_template(void)
 static uint64_t run_export(struct hib_image *img)
 {
 	static const enum hib_export_format fmt[] = {
-		HIB_EXPORT_RAW, HIB_EXPORT_LIME, HIB_EXPORT_ELF
+		HIB_EXPORT_RAW, HIB_EXPORT_LIME, HIB_EXPORT_ELF, HIB_EXPORT_KDUMP
 	};
 	struct hib_export_opts o = HIB_INIT(struct hib_export_opts, .threads = 1,
 					    .output_flags = HIB_OUTPUT_FORCE);

@@ -194,5 +194,14 @@ err_has "is for --format kdump"
 run_hib 2 export --format kdump "$img" -
 err_has "standard output"
 
+# a damaged stream: exit 1, nothing left behind. The cut is 400 pages past
+# the first swap-map page, swsusp_header.image (the u64 at byte 4064, as
+# the kernel's swap.c puts it), read with od
+first=$(od -An -t u8 -j 4064 -N 8 "$img" | tr -d ' ')
+head -c $(( (first + 400) * 4096 )) "$img" >"$TMP/cut.img"
+run_hib 1 export --format kdump "$TMP/cut.img" "$TMP/cut.kdump"
+check "a cut image: no kdump file, no temporary" \
+	test ! -e "$TMP/cut.kdump" -a -z "$(ls "$TMP" | grep hibimg- || true)"
+
 echo "# cli-kdump: $npass passed, $nfail failed"
 [ "$nfail" = 0 ]

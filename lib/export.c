@@ -498,6 +498,8 @@ static int export_image(struct hib_image *img, const char *out,
 		if (rc)
 			return rc;
 	}
+	if (o->partial && (rc = hib_image_set_partial(img, 1)))
+		return rc;
 	rc = hib_image_load_pfns(img);
 	if (rc)
 		return rc;

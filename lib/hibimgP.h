@@ -133,6 +133,11 @@ struct hib_image {
 	unsigned char *mapbuf;      /* cache of one map page */
 	uint64_t mapbuf_idx;        /* which map page is cached, UINT64_MAX none */
 
+	/* salvage.c: best effort (hib_image_set_partial()), and what its
+	 * walk found; the PFN index below then holds what it recovered */
+	bool partial;
+	struct hib_salvage *salv;
+
 	/* PFN index, built while the meta pages stream by */
 	bool pfns_loaded;
 	struct hib_pfns pfns;
@@ -227,6 +232,8 @@ HIB_HIDDEN void hib_abi_out(void *caller, const void *full);
 #define HIB_V1_hib_checksum          HIB_V1_END(hib_checksum, none_why)
 #define HIB_V1_hib_stats_opts         HIB_V1_END(hib_stats_opts, threads)
 #define HIB_V1_hib_sim_opts           HIB_V1_END(hib_sim_opts, zstd_level)
+#define HIB_V1_hib_damage             HIB_V1_END(hib_damage, what)
+#define HIB_V1_hib_damage_summary     HIB_V1_END(hib_damage_summary, partial)
 #define HIB_V1_hib_check_opts         HIB_V1_END(hib_check_opts, threads)
 #define HIB_V1_hib_log_line           HIB_V1_END(hib_log_line, quantity)
 #define HIB_V1_hib_log_numbers        HIB_V1_END(hib_log_numbers, have_compressed_kbytes)
@@ -413,6 +420,11 @@ HIB_HIDDEN bool hib_pfn_is_zero(const struct hib_image *img, uint64_t entry);
 /* PFN-list runs: entries in run r; the entry holding pfn, by binary search. */
 HIB_HIDDEN uint64_t hib_pfn_run_len(const struct hib_image *img, uint64_t r);
 HIB_HIDDEN bool hib_pfn_find(const struct hib_image *img, uint64_t pfn, uint64_t *entry);
+
+/* salvage.c: the best-effort walk (hib_image_load_pfns() of a partial
+ * image runs it), and what it keeps on the image */
+HIB_HIDDEN int hib_salvage_walk(struct hib_image *img);
+HIB_HIDDEN void hib_salvage_free(struct hib_image *img);
 
 /* reader.c: a struct hib_page inside lib/ is always the library's own, so
  * lib/ reads pages without the caller's size check that the public

@@ -44,6 +44,7 @@ void hib_image_free(struct hib_image *img)
 	free(img->mapbuf);
 	free(img->runs);
 	free(img->zero_bits);
+	hib_salvage_free(img);
 	if (img->ct && img->ct->release)
 		img->ct->release(img);
 	hib_swapfile_release(img);

@@ -79,6 +79,11 @@ static int map_walk(struct hib_image *img)
 			}
 			if (ended)
 				continue;
+			/* best effort on a cut copy: the walk stops at the cut */
+			if (img->partial && !img->in_place && v >= img->devpages) {
+				entries++;
+				continue;
+			}
 			if ((why = hib_bad_page(img, v))) {
 				rc = hib_seterr(img, HIB_ERR_DAMAGED,
 						"swap map page %" PRIu64 " (device page %" PRIu64 ") entry %" PRIu64 " (map entry %" PRIu64 "): device page %" PRIu64 " is %s",

@@ -22,6 +22,18 @@ int hib_reader_new(struct hib_image *img, struct hib_reader **out)
 		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
 	rd->img = img;
 	rd->threads = 1;
+	if (img->partial) {
+		int rc = hib_image_load_pfns(img);
+
+		if (rc == HIB_OK)
+			rc = hib_sv_cache_init(img, &rd->svc);
+		if (rc) {
+			free(rd);
+			return rc;
+		}
+		rd->partial = true;
+		rd->state = RD_DATA;
+	}
 	rd->ct = img->ct;
 	rd->next_entry = rd->ct->first_entry;
 	rd->stream_pages = img->info.pages - 1;
@@ -60,8 +72,38 @@ void hib_reader_free(struct hib_reader *rd)
 	if (!rd)
 		return;
 	hib_rd_ring_free(rd);
+	hib_sv_cache_free(&rd->svc);
 	free(rd->sum);
 	free(rd);
+}
+
+int hib_reader_set_partial(struct hib_reader *rd, int on)
+{
+	struct hib_image *img = rd->img;
+	int rc;
+
+	if (rd->pool || rd->pfn_entry || rd->state != (rd->partial ? RD_DATA : RD_META))
+		return hib_seterr(img, HIB_ERR_INVAL,
+				  "best effort must be set before the first page");
+	if (!on == !rd->partial)
+		return HIB_OK;
+	rc = hib_image_set_partial(img, on);
+	if (rc)
+		return rc;
+	if (!on) {
+		hib_sv_cache_free(&rd->svc);
+		rd->partial = false;
+		rd->state = RD_META;
+		return HIB_OK;
+	}
+	rc = hib_image_load_pfns(img);
+	if (rc == HIB_OK)
+		rc = hib_sv_cache_init(img, &rd->svc);
+	if (rc)
+		return rc;
+	rd->partial = true;
+	rd->state = RD_DATA;
+	return HIB_OK;
 }
 
 void hib_reader_set_chunk_cb(struct hib_reader *rd, hib_chunk_cb cb, void *arg)
@@ -186,12 +228,55 @@ static int finish(struct hib_reader *rd)
 	return HIB_OK;
 }
 
+/* Best effort: the walk's index holds only pages it recovered; a data
+ * page's stream page follows the previous one's but where a jump says. */
+static int salvage_next(struct hib_reader *rd, struct hib_page *pg)
+{
+	struct hib_image *img = rd->img;
+	const struct hib_salvage *s = img->salv;
+	uint64_t e = rd->pfn_entry, sp;
+	int rc;
+
+	if (e >= img->pfns.entries) {
+		rd->state = RD_DONE;
+		return 0;
+	}
+	while (rd->run + 1 < img->n_runs && img->runs[rd->run + 1].first_entry <= e)
+		rd->run++;
+	pg->entry = e;
+	pg->pfn = img->runs[rd->run].start_pfn + (e - img->runs[rd->run].first_entry);
+	if (hib_pfn_is_zero(img, e)) {
+		pg->kind = HIB_PAGE_ZERO_FLAGGED;
+		pg->data = NULL;
+	} else {
+		if (rd->sv_jump < s->njp && s->jp[rd->sv_jump].entry == e)
+			sp = s->jp[rd->sv_jump++].sp;
+		else
+			sp = rd->sv_last + 1;
+		rd->sv_last = sp;
+		rc = hib_sv_page(img, &rd->svc, sp, &pg->data);
+		if (rc == HIB_OK && !pg->data)
+			rc = hib_seterr(img, HIB_ERR_INVAL,
+					"internal: stream page %" PRIu64 " of entry %" PRIu64 " was not recovered",
+					sp, e);
+		if (rc)
+			return fail(rd, rc);
+		pg->kind = HIB_PAGE_DATA;
+		rd->prog.data_pages_done++;
+		rd->prog.stream_pages_done = sp;
+	}
+	rd->pfn_entry++;
+	return 1;
+}
+
 int hib_reader_next_page(struct hib_reader *rd, struct hib_page *pg)
 {
 	struct hib_image *img = rd->img;
 	uint64_t e;
 	int rc;
 
+	if (rd->partial && rd->state == RD_DATA)
+		return salvage_next(rd, pg);
 	switch (rd->state) {
 	case RD_FAILED:
 		return rd->fail_rc;
@@ -252,6 +337,8 @@ int hib_image_load_pfns(struct hib_image *img)
 
 	if (img->pfns_loaded)
 		return HIB_OK;
+	if (img->partial)
+		return hib_salvage_walk(img);
 	rc = hib_reader_new(img, &rd);
 	if (rc)
 		return rc;

@@ -9,6 +9,7 @@
 #define _HIBIMG_READERP_H
 
 #include "hibimgP.h"
+#include "salvageP.h"
 
 enum rd_state { RD_META, RD_DATA, RD_DONE, RD_FAILED };
 
@@ -46,6 +47,12 @@ struct hib_reader {
 	const struct hib_container *ct;
 	void *sum;                   /* the container's own checksum, or NULL */
 	struct hib_progress prog;
+
+	/* best effort: pages out of the chunks the walk kept (salvage.c) */
+	bool partial;
+	struct hib_sv_cache svc;
+	uint64_t sv_jump;            /* next jump of the walk's index */
+	uint64_t sv_last;            /* data stream page of the last data page */
 
 	hib_chunk_cb chunk_cb;
 	void *chunk_arg;

@@ -161,6 +161,8 @@ int hib_image_stats(struct hib_image *img, const struct hib_stats_opts *opts,
 		return rc;
 	if (!img->loaded && (rc = hib_image_load(img)))
 		return rc;
+	if (o.partial && (rc = hib_image_set_partial(img, 1)))
+		return rc;
 	if (!img->pfns_loaded && (rc = hib_image_load_pfns(img)))
 		return rc;
 	st = calloc(1, sizeof(*st));

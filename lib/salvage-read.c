@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * salvage-read.c - one chunk read and decoded on its own, for the
+ * best-effort walk (which tries map entries as chunk starts) and for the
+ * readers of a salvaged image (stream pages out of the chunks that
+ * decoded). One thread, one chunk at a time: damage is rare and the ring's
+ * read-ahead assumes the chunks follow each other.
+ */
+#include "salvageP.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int hib_sv_cache_init(struct hib_image *img, struct hib_sv_cache *c)
+{
+	unsigned int ps = img->lay.ps;
+
+	memset(c, 0, sizeof(*c));
+	c->cmp = malloc((size_t)CMP_PAGES_MAX * ps);
+	c->unc = malloc((size_t)UNC_PAGES * ps);
+	if (!c->cmp || !c->unc) {
+		hib_sv_cache_free(c);
+		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	}
+	return HIB_OK;
+}
+
+void hib_sv_cache_free(struct hib_sv_cache *c)
+{
+	free(c->cmp);
+	free(c->unc);
+	c->cmp = c->unc = NULL;
+	c->valid = false;
+}
+
+/* Map entry e's page into buf: SV_TRUNC where it lies past the input's end
+ * (or the map has no such entry), SV_DECODE for a failed read. */
+static enum sv_try read_entry(struct hib_image *img, uint64_t e, unsigned char *buf,
+			      char *msg, size_t cap)
+{
+	unsigned int ps = img->lay.ps;
+	uint64_t dev;
+
+	if (e >= img->info.map_entries) {
+		snprintf(msg, cap, "the swap map ends after %" PRIu64 " entries",
+			 img->info.map_entries);
+		return SV_TRUNC;
+	}
+	if (hib_image_map_entry(img, e, &dev)) {
+		snprintf(msg, cap, "%s", img->err);
+		return SV_DECODE;
+	}
+	if (dev >= img->devsize / ps) {
+		snprintf(msg, cap, "map entry %" PRIu64 ": device page %" PRIu64 " lies beyond the end of the input (%" PRIu64 " bytes)",
+			 e, dev, img->devsize);
+		return SV_TRUNC;
+	}
+	if (hib_pread(img, buf, ps, dev * ps, "chunk page")) {
+		snprintf(msg, cap, "%s", img->err);
+		return SV_DECODE;
+	}
+	return SV_OK;
+}
+
+enum sv_try hib_sv_try(struct hib_image *img, struct hib_sv_cache *c, uint64_t e,
+		       uint64_t *cmp_len, uint64_t *need, uint64_t *pages,
+		       char *msg, size_t cap)
+{
+	unsigned int ps = img->lay.ps, hdr = img->lay.word;
+	enum hib_compression comp = img->info.compression;
+	enum sv_try t;
+	size_t unc_len = 0;
+	uint64_t i;
+	int rc;
+
+	c->valid = false;
+	*cmp_len = *need = *pages = 0;
+	t = read_entry(img, e, c->cmp, msg, cap);
+	if (t != SV_OK)
+		return t;
+	*cmp_len = hib_get_word(&img->lay, c->cmp, hdr);
+	if (*cmp_len == 0 || *cmp_len > WORST_COMPRESS((uint64_t)UNC_PAGES * ps)) {
+		snprintf(msg, cap, "invalid compressed length %" PRIu64 " (kernel: \"Invalid %s compressed length\")",
+			 *cmp_len, comp == HIB_COMP_LZ4 ? "LZ4" : "LZO");
+		return SV_LENGTH;
+	}
+	*need = div_round_up(hdr + *cmp_len, ps);
+	for (i = 1; i < *need; i++) {
+		t = read_entry(img, e + i, c->cmp + i * ps, msg, cap);
+		if (t != SV_OK)
+			return t;
+	}
+	rc = hib_decompress(comp, c->cmp + hdr, *cmp_len, c->unc,
+			    (size_t)UNC_PAGES * ps, &unc_len);
+	if (rc) {
+		snprintf(msg, cap, "%s decompression failed (error %d, %" PRIu64 " compressed bytes)",
+			 hib_compression_name(comp), rc, *cmp_len);
+		return SV_DECODE;
+	}
+	if (unc_len == 0 || unc_len % ps) {
+		snprintf(msg, cap, "invalid uncompressed length %zu (not a whole number of pages)",
+			 unc_len);
+		return SV_DECODE;
+	}
+	*pages = unc_len / ps;
+	return SV_OK;
+}
+
+/* The placed chunk holding sp, by binary search; nch when none. */
+static uint64_t chunk_of(const struct hib_salvage *s, uint64_t sp)
+{
+	uint64_t lo = 0, hi = s->nch;
+
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (s->ch[mid].first_sp + s->ch[mid].pages <= sp)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < s->nch && s->ch[lo].first_sp <= sp)
+		return lo;
+	return s->nch;
+}
+
+int hib_sv_page(struct hib_image *img, struct hib_sv_cache *c, uint64_t sp,
+		const unsigned char **pg)
+{
+	struct hib_salvage *s = img->salv;
+	unsigned int ps = img->lay.ps;
+	uint64_t k = chunk_of(s, sp), cmp_len, need, pages, off;
+	const struct sv_chunk *ch;
+	char msg[256] = "";
+
+	*pg = NULL;
+	if (k == s->nch)
+		return HIB_OK;
+	ch = &s->ch[k];
+	off = sp - ch->first_sp;
+	if (!ch->cmp_len) {
+		/* raw: the page alone */
+		if (read_entry(img, ch->map_entry + off, c->unc, msg, sizeof(msg)) != SV_OK)
+			return hib_seterr(img, HIB_ERR_IO, "stream page %" PRIu64 ": %s (it read before)",
+					  sp, msg);
+		c->valid = false;
+		*pg = c->unc;
+		return HIB_OK;
+	}
+	if (!c->valid || c->chunk != k) {
+		if (hib_sv_try(img, c, ch->map_entry, &cmp_len, &need, &pages, msg,
+			       sizeof(msg)) != SV_OK || pages != ch->pages)
+			return hib_seterr(img, HIB_ERR_IO,
+					  "chunk at map entry %" PRIu64 ": %s (it decoded before: the input changed?)",
+					  ch->map_entry, msg);
+		c->valid = true;
+		c->chunk = k;
+	}
+	*pg = c->unc + off * ps;
+	return HIB_OK;
+}
+
+enum sv_try hib_sv_try_raw(struct hib_image *img, struct hib_sv_cache *c, uint64_t e,
+			   char *msg, size_t cap)
+{
+	c->valid = false;
+	return read_entry(img, e, c->unc, msg, cap);
+}

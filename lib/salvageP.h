@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Private to the best-effort walk: salvage.c (the walk, the recovered PFN
+ * index), salvage-read.c (stream pages out of the chunks that decoded) and
+ * damage.c (the report's getters). The state hangs off the image.
+ */
+#ifndef _HIBIMG_SALVAGEP_H
+#define _HIBIMG_SALVAGEP_H
+
+#include "hibimgP.h"
+
+/* A run of the stream that decoded: one compressed chunk, or (raw images)
+ * consecutive stream pages one map entry each. */
+struct sv_chunk {
+	uint64_t map_entry;
+	uint64_t disk_pages;
+	uint64_t cmp_len;           /* 0: raw pages */
+	uint64_t first_sp;          /* 1-based stream page */
+	uint64_t pages;
+};
+
+/* Where the data stream page of a recovered entry does not follow the
+ * previous one's: from entry on (numbered among the recovered), sp. */
+struct sv_jump {
+	uint64_t entry, sp;
+};
+
+struct sv_range {
+	uint64_t rec, first, last;
+};
+
+struct hib_salvage {
+	struct sv_chunk *ch;        /* placed, by first_sp */
+	uint64_t nch, capch;
+	struct hib_damage *dm;
+	uint64_t ndm, capdm;
+	struct sv_range *rg;        /* by record, then PFN */
+	uint64_t nrg, caprg;
+	uint64_t *rg_first;         /* per record: its first range */
+	struct sv_jump *jp;
+	uint64_t njp, capjp;
+	struct hib_damage_summary sum;
+};
+
+/* One decoded chunk at a time, for a sequential reader. */
+struct hib_sv_cache {
+	unsigned char *cmp, *unc;
+	uint64_t chunk;             /* index in ch of what unc holds */
+	bool valid;
+};
+
+HIB_HIDDEN int hib_salvage_walk(struct hib_image *img);
+HIB_HIDDEN void hib_salvage_free(struct hib_image *img);
+HIB_HIDDEN int hib_sv_cache_init(struct hib_image *img, struct hib_sv_cache *c);
+HIB_HIDDEN void hib_sv_cache_free(struct hib_sv_cache *c);
+/* Stream page sp, 1-based, of a chunk that decoded; NULL *pg when none
+ * holds it. */
+HIB_HIDDEN int hib_sv_page(struct hib_image *img, struct hib_sv_cache *c, uint64_t sp,
+			   const unsigned char **pg);
+/* Decodes the chunk at map entry e into c (cmp, unc): HIB_OK with its
+ * length and pages; HIB_ERR_DAMAGED with why in msg. */
+enum sv_try { SV_OK, SV_LENGTH, SV_DECODE, SV_TRUNC };
+HIB_HIDDEN enum sv_try hib_sv_try(struct hib_image *img, struct hib_sv_cache *c,
+				  uint64_t e, uint64_t *cmp_len, uint64_t *need,
+				  uint64_t *pages, char *msg, size_t cap);
+
+/* Map entry e's page into c->unc, for a raw stream. */
+HIB_HIDDEN enum sv_try hib_sv_try_raw(struct hib_image *img, struct hib_sv_cache *c,
+				      uint64_t e, char *msg, size_t cap);
+
+#endif

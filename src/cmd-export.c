@@ -7,6 +7,7 @@
 #include "describe.h"
 #include "input.h"
 #include "options.h"
+#include "partial.h"
 #include "progress.h"
 
 #include <errno.h>
@@ -147,7 +148,8 @@ int cmd_export(int argc, char **argv)
 			    "         zero pages left out (crash, libkdumpfile, drgn)\n\n"
 			    "<out> '-' is standard output (raw and lime); the summary is then not\n"
 			    "printed. The view options (-J, -r, -P, -o, -b) shape the summary.\n",
-		.common = CO_VIEW | CO_QUIET | CO_THREADS | CO_RESUME | CO_FORCE | CO_SPENT,
+		.common = CO_VIEW | CO_QUIET | CO_THREADS | CO_RESUME | CO_FORCE | CO_SPENT |
+			  CO_PARTIAL,
 		.own = export_opts,
 	};
 	struct hib_export_opts o = HIB_INIT(struct hib_export_opts, .format = HIB_EXPORT_RAW);
@@ -157,7 +159,7 @@ int cmd_export(int argc, char **argv)
 	const char *fmt = NULL, *out, *kcomp = NULL, *vmci_path = NULL, *zmode = NULL;
 	char *vmci = NULL;
 	size_t vmci_len = 0;
-	int c, rc;
+	int c, rc, status;
 
 	while ((c = cli_getopt(&cl, argc, argv)) != -1) {
 		if (c == 'F')
@@ -232,6 +234,7 @@ int cmd_export(int argc, char **argv)
 	if (!strcmp(out, "-") && (cl.out.json || cl.out.raw || cl.out.pairs))
 		die_(EXIT_USAGE, "--json, --raw and --pairs print a summary on standard output, which '-' gives to the export");
 	o.threads = cl.threads;
+	o.partial = cl.partial;
 	if (cl.force)
 		o.output_flags |= HIB_OUTPUT_FORCE;
 	if (vmci_path) {
@@ -244,7 +247,10 @@ int cmd_export(int argc, char **argv)
 	img = o.format == HIB_EXPORT_ELF || o.format == HIB_EXPORT_KDUMP ?
 		open_image(argv[optind], cl.resume_offset) :
 		open_input(argv[optind], cl.resume_offset);
-	rc = hib_image_load(img);
+	/* before the load: a cut copy's map names pages past its end */
+	rc = cl.partial ? hib_image_set_partial(img, 1) : HIB_OK;
+	if (rc == HIB_OK)
+		rc = hib_image_load(img);
 	if (rc == HIB_OK) {
 		o.progress = progress_cb2;
 		progress_begin("exporting", "entries", cl.quiet);
@@ -263,13 +269,28 @@ int cmd_export(int argc, char **argv)
 	if ((o.format == HIB_EXPORT_ELF || o.format == HIB_EXPORT_KDUMP) && !res.vmcoreinfo)
 		warnx_("warning: no VMCOREINFO page in the image: %s has no VMCOREINFO note, so drgn and crash need the kernel's symbols to find their way (--vmcoreinfo gives one)",
 		       out);
+	status = cl.partial ? partial_status(img) : EXIT_INTACT;
 	if (!strcmp(out, "-") || cl.quiet) {
+		/* standard output is the export: the damage goes to stderr */
+		if (!cl.quiet)
+			partial_warn(img);
 		hib_image_free(img);
-		return EXIT_INTACT;
+		return status;
 	}
 	r = summary(out, o.format, &res, false);
-	rc = out_recs_print(&r, 1, &cl.out, "export");
+	if (cl.partial) {
+		/* one document: the summary's fields, then the damage table */
+		partial_fields(r, img);
+		out_doc_begin(&cl.out, "export");
+		rc = out_rec_print(r, &cl.out, cl.out.json ? NULL : "export");
+		if (!cl.out.json && !cl.out.raw && !cl.out.pairs)
+			rc |= putchar('\n') == EOF;
+		rc |= partial_table(img, &cl.out);
+		rc |= out_doc_end();
+	} else {
+		rc = out_recs_print(&r, 1, &cl.out, "export");
+	}
 	out_rec_free(r);
 	hib_image_free(img);
-	return rc ? EXIT_IOERR : EXIT_INTACT;
+	return rc ? EXIT_IOERR : status;
 }

@@ -14,6 +14,7 @@
 #define EXIT_IOERR       3   /* read/write error, out of memory */
 #define EXIT_ENCRYPTED   4   /* verify: encrypted uswsusp image, structure intact,
 				content not verifiable without the key */
+#define EXIT_PARTIAL     5   /* --partial: damage found, what it spared written */
 
 struct cmd {
 	const char *name;

@@ -98,9 +98,10 @@ static int severity(int status)
 	switch (status) {
 	case EXIT_INTACT:    return 0;
 	case EXIT_ENCRYPTED: return 1;
-	case EXIT_DAMAGED:   return 2;
-	case EXIT_USAGE:     return 3;
-	default:             return 4;    /* EXIT_IOERR, and anything unknown */
+	case EXIT_PARTIAL:   return 2;
+	case EXIT_DAMAGED:   return 3;
+	case EXIT_USAGE:     return 4;
+	default:             return 5;    /* EXIT_IOERR, and anything unknown */
 	}
 }
 
@@ -118,6 +119,7 @@ const char *exit_name(int status)
 	case EXIT_DAMAGED:   return "damaged";
 	case EXIT_USAGE:     return "unsupported";
 	case EXIT_ENCRYPTED: return "encrypted";
+	case EXIT_PARTIAL:   return "partial";
 	default:             return "io-error";
 	}
 }

@@ -20,6 +20,7 @@ enum {
 	CV_LISTCOLS = OPT_LONG + 0x80,
 	CV_DEVICE,
 	CV_SPENT,
+	CV_PARTIAL,
 };
 
 struct common_opt {
@@ -55,6 +56,8 @@ static const struct common_opt common_opts[] = {
 			"the output is a block device, written in place" } },
 	{ CO_SPENT,   { "spent",         no_argument,       CV_SPENT, NULL,
 			"read what a resume attempt left of a spent image" } },
+	{ CO_PARTIAL, { "partial",       no_argument,       CV_PARTIAL, NULL,
+			"best effort: keep every chunk that decodes,\nlist what was lost (exit 5 when any was)" } },
 	{ CO_QUIET,   { "quiet",         no_argument,       'q', NULL,
 			"print nothing, only set the exit status" } },
 	{ CO_VERBOSE, { "verbose",       no_argument,       'v', NULL,
@@ -214,6 +217,7 @@ int cli_getopt(struct cli *c, int argc, char **argv)
 		case 'f': c->force = 1; continue;
 		case CV_DEVICE: c->device = 1; continue;
 		case CV_SPENT: c->spent = cli_spent = 1; continue;
+		case CV_PARTIAL: c->partial = 1; continue;
 		case 'q': c->quiet = c->out.quiet = 1; continue;
 		case 'v': c->verbose++; continue;
 		case 'h': cli_usage(c);

@@ -26,6 +26,7 @@
 #define CO_DEVICE    0x0800u    /* --device */
 #define CO_OUTFILE   0x1000u    /* -O, --output-file <file> */
 #define CO_SPENT     0x2000u    /* --spent: read what a resume attempt left */
+#define CO_PARTIAL   0x4000u    /* --partial: best effort on a damaged stream */
 /* how the result is shown: every command that prints a table or a record */
 #define CO_VIEW (CO_JSON | CO_RAW | CO_PAIRS | CO_NOHEAD | CO_COLUMNS | CO_BYTES)
 
@@ -56,6 +57,7 @@ struct cli {
 	int resume_offset_set;      /* -R given: it wins over the machine's */
 	int quiet, verbose, force, device;
 	int spent;                  /* --spent */
+	int partial;                /* --partial */
 	const char *outfile;
 };
 

@@ -178,6 +178,12 @@ int hib_image_stats(struct hib_image *img, const struct hib_stats_opts *opts,
 	in->highest_pfn = img->pfns.highest;
 	in->runs = img->pfns.runs;
 	in->num_physpages = img->info.num_physpages;
+	if (img->partial) {
+		/* the figures of what was recovered: a stream of those pages */
+		in->image_pages = img->pfns.entries - img->pfns.zero_flagged;
+		in->meta_pages = hib_pfn_list_pages(img->pfns.entries, img->lay.word, ps);
+		in->stream_pages = in->meta_pages + in->image_pages;
+	}
 	in->bucket_pages = o.bucket_pages ? o.bucket_pages : auto_bucket(in->highest_pfn, ps);
 	in->nbuckets = in->entries ? in->highest_pfn / in->bucket_pages + 1 : 0;
 	if (in->nbuckets > (1u << 22)) {

@@ -7,6 +7,7 @@
 #include "common.h"
 #include "input.h"
 #include "options.h"
+#include "partial.h"
 #include "progress.h"
 
 #include <errno.h>
@@ -118,7 +119,8 @@ int cmd_cat(int argc, char **argv)
 			 "saved pages by PFN or physical address, or one swap slot (a device page;\n"
 			 "of a swap file read in place, a page of the file).",
 		.epilog = "Numbers may be decimal or 0x-hex.\n",
-		.common = CO_RESUME | CO_OUTFILE | CO_FORCE | CO_DEVICE | CO_SPENT,
+		.common = CO_RESUME | CO_OUTFILE | CO_FORCE | CO_DEVICE | CO_SPENT |
+			  CO_PARTIAL,
 		.own = cat_opts,
 	};
 	const char *pfn_arg = NULL, *phys_arg = NULL, *slot_arg = NULL, *outfile;
@@ -197,7 +199,10 @@ int cmd_cat(int argc, char **argv)
 		s.from = addr;
 		s.to = addr + len;
 	}
-	rc = hib_image_load(img);
+	/* before the load: a cut copy's map names pages past its end */
+	rc = cl.partial ? hib_image_set_partial(img, 1) : HIB_OK;
+	if (rc == HIB_OK)
+		rc = hib_image_load(img);
 	progress_begin("reading", "entries", 0);
 	hib_image_set_progress(img, progress_keep, NULL);
 	if (rc == HIB_OK)
@@ -212,10 +217,15 @@ int cmd_cat(int argc, char **argv)
 		hib_image_free(img);
 		return rc_to_exit(rc);
 	}
+	if (cl.partial) {
+		/* the pages asked for were all recovered: the damage elsewhere */
+		partial_warn(img);
+		rc = partial_status(img);
+	}
 done:
 	close_output(img, s.out, 1);
 	if (ranges != &one)
 		free(ranges);
 	hib_image_free(img);
-	return EXIT_INTACT;
+	return rc;
 }

@@ -10,6 +10,7 @@
 #include "output.h"
 #include "progress.h"
 #include "input.h"
+#include "partial.h"
 
 #include <getopt.h>
 #include <inttypes.h>
@@ -554,7 +555,8 @@ int cmd_stats(int argc, char **argv)
 			    " ranges    a line per run of consecutive saved PFNs, with the hole before\n"
 			    " chunks    a line per 32-page chunk: the image's and each codec's size\n",
 		.epilog = "With several <spec>s the exit status is the worst of theirs (hibimg(1)).\n",
-		.common = CO_VIEW | CO_QUIET | CO_THREADS | CO_RESUME | CO_FORCE | CO_SPENT,
+		.common = CO_VIEW | CO_QUIET | CO_THREADS | CO_RESUME | CO_FORCE | CO_SPENT |
+			  CO_PARTIAL,
 		.own = stats_opts,
 	};
 	struct hib_stats_opts so = { .size = sizeof(so) };
@@ -610,6 +612,7 @@ int cmd_stats(int argc, char **argv)
 	if (!strcmp(view->name, "chunks") && so.no_compress)
 		die_(EXIT_USAGE, "the chunks view needs the compression pass");
 	so.threads = cl.threads;
+	so.partial = cl.partial;
 	if (cl.force)
 		oflags |= HIB_OUTPUT_FORCE;
 
@@ -635,6 +638,9 @@ int cmd_stats(int argc, char **argv)
 		/* refused now, not after the long pass */
 		if (rc == HIB_OK && svg)
 			svgout = open_output(img, svg, oflags);
+		/* before the load: a cut copy's map names pages past its end */
+		if (rc == HIB_OK && cl.partial)
+			rc = hib_image_set_partial(img, 1);
 		if (rc == HIB_OK)
 			rc = hib_image_load(img);
 		if (rc == HIB_OK)
@@ -656,10 +662,20 @@ int cmd_stats(int argc, char **argv)
 			continue;
 		}
 		nok++;
+		if (cl.partial) {
+			/* the figures are those of the pages recovered */
+			if (!cl.quiet)
+				partial_warn(img);
+			status = exit_worst(status, partial_status(img));
+		}
 		if (view->cols)
 			view->rows(t.tb, img, st);
-		else
-			recs[nrecs++] = summary_rec(img, st);
+		else {
+			recs[nrecs] = summary_rec(img, st);
+			if (cl.partial)
+				partial_fields(recs[nrecs], img);
+			nrecs++;
+		}
 		if (svgout) {
 			write_svg(svgout, img, st);
 			close_output(img, svgout, 1);

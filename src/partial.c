@@ -35,6 +35,34 @@ void partial_fields(struct out_rec *r, struct hib_image *img)
 		    s.crc_mismatch ? "true" : "false");
 }
 
+void partial_list(struct out_rec *r, struct hib_image *img)
+{
+	struct hib_damage_summary s = HIB_INIT(struct hib_damage_summary);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	uint64_t i;
+
+	if (hib_image_damage_summary(img, &s))
+		return;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		die_(EXIT_IOERR, "out of memory");
+	for (i = 0; i < s.records; i++) {
+		struct hib_damage d = HIB_INIT(struct hib_damage);
+
+		if (hib_image_damage(img, i, &d))
+			break;
+		fprintf(f, "%s%" PRIu64 ":%s@%" PRIu64, i ? "," : "", d.chunk,
+			hib_damage_kind_name(d.kind), d.map_entry);
+	}
+	if (fclose(f))
+		die_(EXIT_IOERR, "out of memory");
+	out_rec_add(r, "damaged-chunks", "damaged chunks (chunk:kind@map entry)", OUT_STR,
+		    "%s", buf);
+	free(buf);
+}
+
 /* "0x10-0x1f,0x40" for people and scripts alike; malloc'd */
 static char *ranges_str(struct hib_image *img, uint64_t i, uint64_t n)
 {

@@ -11,6 +11,9 @@
 
 /* The walk's totals as fields of a command's record (section "Damage"). */
 void partial_fields(struct out_rec *r, struct hib_image *img);
+/* Every damaged chunk in one field, "damaged-chunks": CHUNK:KIND@MAP_ENTRY,
+ * comma-separated (verify's records hold no tables). */
+void partial_list(struct out_rec *r, struct hib_image *img);
 /* The damaged chunks, one row each: table "damage". */
 int partial_table(struct hib_image *img, const struct out_opts *o);
 /* Each record as one warning line on standard error (where standard output

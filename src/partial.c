@@ -109,17 +109,17 @@ int partial_table(struct hib_image *img, const struct out_opts *o)
 	if (hib_image_damage_summary(img, &s))
 		return 0;
 	tb = out_table_new(o, "damage");
-	out_table_col(tb, "KIND", OUT_STR);
+	out_table_col(tb, "DAMAGE-KIND", OUT_STR);
 	out_table_col(tb, "CHUNK", OUT_NUM);
 	out_table_col(tb, "MAP-ENTRY", OUT_NUM);
 	out_table_col(tb, "DEVICE-PAGE", OUT_NUM);
 	out_table_col(tb, "MAP-ENTRIES", OUT_NUM);
 	out_table_col(tb, "FIRST-STREAM-PAGE", OUT_NUM);
-	out_table_col(tb, "STREAM-PAGES", OUT_NUM);
-	out_table_col(tb, "PFN-LIST-PAGES", OUT_NUM);
-	out_table_col(tb, "DATA-PAGES", OUT_NUM);
+	out_table_col(tb, "STREAM-PAGES-LOST", OUT_NUM);
+	out_table_col(tb, "PFN-LIST-PAGES-LOST", OUT_NUM);
+	out_table_col(tb, "DATA-PAGES-LOST", OUT_NUM);
 	out_table_col(tb, "UNPLACEABLE", OUT_NUM);
-	out_table_col_flags(tb, "PFNS", OUT_STR, OUT_COL_BELOW);
+	out_table_col_flags(tb, "PFNS-LOST", OUT_STR, OUT_COL_BELOW);
 	out_table_col_flags(tb, "WHAT", OUT_STR, OUT_COL_BELOW);
 	out_table_title(tb, "Damage");
 	for (i = 0; i < s.records; i++) {

@@ -19,7 +19,7 @@ lost_of() {
 import json, sys
 d = json.load(open(sys.argv[1]))[sys.argv[2]]
 for r in d["damage"]:
-    for part in filter(None, (r["pfns"] or "").split(",")):
+    for part in filter(None, (r["pfns_lost"] or "").split(",")):
         a, _, b = part.partition("-")
         for p in range(int(a, 16), int(b or a, 16) + 1):
             print(p)' "$1" "$2" | sort -n
@@ -47,7 +47,7 @@ case_check() {
 	lost_of "$TMP/p.json" export >"$TMP/h.lost"
 	check "$cn: the PFNs listed lost are the walk's ($(wc -l <"$TMP/w.lost"))" \
 		cmp -s "$TMP/h.lost" "$TMP/w.lost.s"
-	got=$(python3 -c 'import json,sys; print(",".join(r["kind"] for r in json.load(open(sys.argv[1]))["export"]["damage"]))' "$TMP/p.json")
+	got=$(python3 -c 'import json,sys; print(",".join(r["damage_kind"] for r in json.load(open(sys.argv[1]))["export"]["damage"]))' "$TMP/p.json")
 	check "$cn: damage kinds '$got', expected '$kinds'" test "$got" = "$kinds"
 	saved=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["export"]["pages_saved"])' "$TMP/p.json")
 	check "$cn: pages_saved $saved = the walk's" test "$saved" = "$(wc -l <"$TMP/w.saved")"

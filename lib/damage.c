@@ -1,22 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * damage.c - best effort's public face: switching an image to it, and
- * the damage report its walk (salvage.c) left.
+ * damage.c - the damage report the best-effort walk (salvage.c) left on
+ * the image, for callers.
  */
 #include "salvageP.h"
 
 #include <string.h>
-
-int hib_image_set_partial(struct hib_image *img, int on)
-{
-	if (!on != !img->partial) {
-		/* a PFN index read the other way is read again */
-		hib_salvage_free(img);
-		hib_pfn_index_reset(img, 0);
-	}
-	img->partial = on != 0;
-	return HIB_OK;
-}
 
 const char *hib_damage_kind_name(enum hib_damage_kind k)
 {

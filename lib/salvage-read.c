@@ -94,8 +94,9 @@ enum sv_try hib_sv_try(struct hib_image *img, struct hib_sv_cache *c, uint64_t e
 	rc = hib_decompress(comp, c->cmp + hdr, *cmp_len, c->unc,
 			    (size_t)UNC_PAGES * ps, &unc_len);
 	if (rc) {
+		/* the two the kernel writes; image.c's names sit above this file */
 		snprintf(msg, cap, "%s decompression failed (error %d, %" PRIu64 " compressed bytes)",
-			 hib_compression_name(comp), rc, *cmp_len);
+			 comp == HIB_COMP_LZ4 ? "lz4" : "lzo", rc, *cmp_len);
 		return SV_DECODE;
 	}
 	if (unc_len == 0 || unc_len % ps) {

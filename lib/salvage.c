@@ -622,6 +622,19 @@ static int finish_ranges(struct walk *w)
 	return HIB_OK;
 }
 
+/* Here, not in damage.c: the readers switch to it, and damage.c reads
+ * the PFN list through them. */
+int hib_image_set_partial(struct hib_image *img, int on)
+{
+	if (!on != !img->partial) {
+		/* a PFN index read the other way is read again */
+		hib_salvage_free(img);
+		hib_pfn_index_reset(img, 0);
+	}
+	img->partial = on != 0;
+	return HIB_OK;
+}
+
 void hib_salvage_free(struct hib_image *img)
 {
 	struct hib_salvage *s = img->salv;

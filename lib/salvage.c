@@ -31,6 +31,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Records kept at most: a stream that is garbage throughout would make
+ * one per few map entries; past this many the rest is one record, so the
+ * report's memory does not follow the size of the damage. */
+#define SV_MAX_RECORDS 4096u
+
 /* A walk's outcome in stream order: a good chunk or a gap. */
 struct item {
 	bool good;
@@ -152,6 +157,16 @@ static int walk_raw(struct walk *w)
 
 		if (sp > img->info.pages - 1)
 			break;
+		if (w->s->ndm >= SV_MAX_RECORDS) {
+			rc = add_record(w, HIB_DAMAGE_DECODE, sp - 1, e,
+					"too many damaged pages: the rest of the stream is not walked",
+					&idx);
+			if (rc == HIB_OK) {
+				w->s->dm[idx].map_entries = n - e;
+				rc = add_item(w, false, false, idx, 0);
+			}
+			return rc;
+		}
 		msg[0] = 0;
 		t = hib_sv_try_raw(img, &w->c, e, msg, sizeof(msg));
 		if (t == SV_OK) {
@@ -192,6 +207,17 @@ static int walk_compressed(struct walk *w)
 		uint64_t cmp_len, need, pages, e2, idx, cl2, need2 = 0, pages2 = 0;
 		enum sv_try t, t2 = SV_DECODE;
 		bool one;
+
+		if (w->s->ndm >= SV_MAX_RECORDS) {
+			rc = add_record(w, HIB_DAMAGE_DECODE, k, e,
+					"too many damaged chunks: the rest of the stream is not walked",
+					&idx);
+			if (rc == HIB_OK) {
+				w->s->dm[idx].map_entries = n - e;
+				rc = add_item(w, false, false, idx, 0);
+			}
+			return rc;
+		}
 
 		msg[0] = 0;
 		t = hib_sv_try(img, &w->c, e, &cmp_len, &need, &pages, msg, sizeof(msg));
@@ -251,6 +277,39 @@ static int walk_compressed(struct walk *w)
 	return HIB_OK;
 }
 
+/* A chunk that decodes but cannot be placed: a record of its own. */
+static int unplace(struct walk *w, uint64_t i)
+{
+	const struct sv_chunk *c = &w->all[w->it[i].ref];
+	uint64_t idx;
+	int rc;
+
+	rc = add_record(w, HIB_DAMAGE_UNPLACED, 0, c->map_entry,
+			"a chunk that decodes, but where it lies in the stream is unknown (after a gap of unknown length)",
+			&idx);
+	if (rc)
+		return rc;
+	w->s->dm[idx].map_entries = c->disk_pages;
+	w->it[i].first_sp = 0;
+	return HIB_OK;
+}
+
+/* Whether pages lost in the gap item gi fit the map entries it skipped:
+ * whole chunks where a good one follows, each at least one entry and at
+ * most CMP_PAGES_MAX. */
+static bool gap_fits(const struct walk *w, uint64_t gi, uint64_t pages, bool anchored)
+{
+	uint64_t skipped = w->s->dm[w->it[gi].ref].map_entries, chunks;
+
+	if (!anchored || gi + 1 == w->nit)
+		return true;        /* runs to the end: the last chunk may be short */
+	if (pages % UNC_PAGES)
+		return false;
+	chunks = pages / UNC_PAGES;
+	return chunks >= 1 && chunks <= skipped &&
+	       chunks * CMP_PAGES_MAX >= skipped;
+}
+
 /* Stream pages for every item: forward from stream page 1 up to the first
  * gap of unknown length, back from the end after the last one. */
 static int place(struct walk *w)
@@ -260,7 +319,7 @@ static int place(struct walk *w)
 	uint64_t total = img->info.pages - 1, sp = 1, ep, i, first_u = w->nit,
 		 last_u = w->nit, nu = 0, known = 0;
 	bool anchored;
-	int rc;
+	int rc = HIB_OK;
 
 	for (i = 0; i < w->nit; i++) {
 		if (w->it[i].known) {
@@ -312,29 +371,26 @@ static int place(struct walk *w)
 		for (i = last_u + 1; i < w->nit; i++)
 			w->it[i].first_sp = 0;
 	}
-	if (nu == 1 && ep + 1 >= sp) {
+	if (nu == 1 && ep + 1 >= sp && gap_fits(w, first_u, ep + 1 - sp, anchored)) {
 		w->it[first_u].first_sp = sp;
 		w->it[first_u].pages = ep + 1 - sp;
 		w->it[first_u].known = true;
+	} else if (nu == 1 && anchored) {
+		/* the end does not add up (a map cut short?): nothing after
+		 * the gap is placed by it */
+		w->it[first_u].first_sp = sp;
+		for (i = first_u + 1; i < w->nit; i++)
+			if (w->it[i].good)
+				rc = unplace(w, i);
+		if (rc)
+			return rc;
 	} else if (nu > 1) {
 		/* the first unknown gap starts where the forward count ends;
 		 * what lies between the first and last cannot be placed */
 		w->it[first_u].first_sp = sp;
-		for (i = first_u + 1; i <= last_u; i++) {
-			if (w->it[i].good) {
-				uint64_t idx;
-				char msg[160];
-
-				snprintf(msg, sizeof(msg),
-					 "a chunk that decodes between two gaps of unknown length: its stream pages are unknown");
-				rc = add_record(w, HIB_DAMAGE_UNPLACED, 0,
-						w->all[w->it[i].ref].map_entry, msg, &idx);
-				if (rc)
-					return rc;
-				s->dm[idx].map_entries = w->all[w->it[i].ref].disk_pages;
-				w->all[w->it[i].ref].first_sp = 0;
-			}
-		}
+		for (i = first_u + 1; i <= last_u; i++)
+			if (w->it[i].good && (rc = unplace(w, i)))
+				return rc;
 	}
 	return HIB_OK;
 }

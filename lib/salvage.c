@@ -281,16 +281,22 @@ static int walk_compressed(struct walk *w)
 static int unplace(struct walk *w, uint64_t i)
 {
 	const struct sv_chunk *c = &w->all[w->it[i].ref];
+	struct hib_damage *l = w->s->ndm ? &w->s->dm[w->s->ndm - 1] : NULL;
 	uint64_t idx;
 	int rc;
 
+	w->it[i].first_sp = 0;
+	/* chunks in a row that cannot be placed are one record */
+	if (l && l->kind == HIB_DAMAGE_UNPLACED && l->map_entry + l->map_entries == c->map_entry) {
+		l->map_entries += c->disk_pages;
+		return HIB_OK;
+	}
 	rc = add_record(w, HIB_DAMAGE_UNPLACED, 0, c->map_entry,
-			"a chunk that decodes, but where it lies in the stream is unknown (after a gap of unknown length)",
+			"chunks that decode, but where they lie in the stream is unknown (after a gap of unknown length)",
 			&idx);
 	if (rc)
 		return rc;
 	w->s->dm[idx].map_entries = c->disk_pages;
-	w->it[i].first_sp = 0;
 	return HIB_OK;
 }
 

@@ -337,6 +337,18 @@ static int place(struct walk *w)
 		last_u = i;
 		nu++;
 	}
+	/* every gap followed by a good chunk is at least one whole chunk: when
+	 * the pages missing are exactly one chunk a gap, each gap is one */
+	if (nu > 1 && w->nit && w->it[w->nit - 1].good && known <= total &&
+	    total - known == nu * UNC_PAGES) {
+		for (i = 0; i < w->nit; i++)
+			if (!w->it[i].known) {
+				w->it[i].known = true;
+				w->it[i].pages = UNC_PAGES;
+			}
+		nu = 0;
+		first_u = last_u = w->nit;
+	}
 	for (i = 0; i < first_u && i < w->nit; i++) {
 		w->it[i].first_sp = sp;
 		sp += w->it[i].pages;

@@ -105,6 +105,14 @@ for spec in k612-lzo:4096 k612-lz4:4096 arm612-16k-lzo:16384; do
 	$DMG put64 "$d" "$(chunk_dev "$ps" "$img" $((mid - 1)))" 0xffffffff
 	case_check "$name length" "$ps" "$img" "$d" length-absurd
 
+	# two absurd lengths: two gaps of unknown length, one chunk each
+	# since the pages missing are two chunks' worth
+	d=$TMP/$name-lengths.img
+	cp --sparse=always "$img" "$d"
+	$DMG put64 "$d" "$(chunk_dev "$ps" "$img" 2)" 0xffffffff
+	$DMG put64 "$d" "$(chunk_dev "$ps" "$img" $((mid + 1)))" 0xffffffff
+	case_check "$name lengths" "$ps" "$img" "$d" length-absurd,length-absurd
+
 	# a cut copy: everything before the cut
 	d=$TMP/$name-cut.img
 	cp --sparse=always "$img" "$d"

@@ -677,7 +677,8 @@ static int finish_ranges(struct walk *w)
 	struct hib_salvage *s = w->s;
 	uint64_t i, o = 0;
 
-	qsort(s->rg, s->nrg, sizeof(*s->rg), cmp_range);
+	if (s->nrg)
+		qsort(s->rg, s->nrg, sizeof(*s->rg), cmp_range);
 	for (i = 0; i < s->nrg; i++) {
 		if (o && s->rg[o - 1].rec == s->rg[i].rec &&
 		    s->rg[o - 1].last + 1 == s->rg[i].first)

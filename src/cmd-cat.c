@@ -211,6 +211,10 @@ int cmd_cat(int argc, char **argv)
 	if (rc) {
 		/* A damaged stream midway: no half copy that looks whole. */
 		warnx_("%s", input_error(img));
+		/* a page the damage took is one the image no longer has: say
+		 * what the damage was */
+		if (cl.partial && rc == HIB_ERR_INVAL)
+			partial_warn(img);
 		close_output(img, s.out, 0);
 		if (ranges != &one)
 			free(ranges);

@@ -152,6 +152,7 @@ void partial_warn(struct hib_image *img)
 {
 	struct hib_damage_summary s = HIB_INIT(struct hib_damage_summary);
 	uint64_t i;
+	int list_lost = 0;
 
 	if (hib_image_damage_summary(img, &s))
 		return;
@@ -160,14 +161,16 @@ void partial_warn(struct hib_image *img)
 
 		if (hib_image_damage(img, i, &d))
 			break;
+		list_lost |= d.pfn_list_pages > 0;
 		warnx_("%s: %s: chunk %" PRIu64 " (map entry %" PRIu64 ", device page %" PRIu64 "): %s; %" PRIu64 " stream pages, %" PRIu64 " data pages lost",
 		       d.kind == HIB_DAMAGE_CRC ? "warning" : "damage",
 		       hib_damage_kind_name(d.kind), d.chunk, d.map_entry, d.devpage, d.what,
 		       d.stream_pages, d.data_pages + d.unplaceable);
 	}
 	if (s.records)
-		warnx_("%" PRIu64 " of %" PRIu64 "+ PFN-list entries recovered, %" PRIu64 " lost",
-		       s.pages_saved, s.entries, s.pages_lost);
+		/* a lost PFN-list page hides how many entries there were */
+		warnx_("%" PRIu64 " of %s%" PRIu64 " PFN-list entries recovered, %" PRIu64 " lost",
+		       s.pages_saved, list_lost ? "at least " : "", s.entries, s.pages_lost);
 }
 
 int partial_status(struct hib_image *img)

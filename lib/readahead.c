@@ -213,16 +213,16 @@ static void produce(struct hib_reader *rd)
 		goto failed;
 	cmp_len = hib_get_word(&img->lay, j->cmp, hdr);
 	if (cmp_len == 0 || cmp_len > WORST_COMPRESS((uint64_t)UNC_PAGES * ps)) {
-		/* the kernel's own words, for in-kernel images */
-		const char *says = !rd->ct->kernel_reader ? "" :
-				   in->compression == HIB_COMP_LZ4 ?
-				   " (kernel: \"Invalid LZ4 compressed length\")" :
-				   " (kernel: \"Invalid LZO compressed length\")";
+		/* the kernel's own words, for in-kernel images: 6.9+ says
+		 * "lzo" where 6.1 said "LZO" (seen on k612 under QEMU) */
+		bool says = rd->ct->kernel_reader;
 
 		rc = hib_seterr(img, HIB_ERR_DAMAGED,
-				"%s at device offset 0x%" PRIx64 ": invalid compressed length %" PRIu64 "%s",
+				"%s at device offset 0x%" PRIx64 ": invalid compressed length %" PRIu64 "%s%s%s",
 				what, dev * ps,
-				cmp_len, says);
+				cmp_len, says ? " (kernel: " : "",
+				says ? hib_kernel_len_words(in->compression, true) : "",
+				says ? ")" : "");
 		goto failed;
 	}
 	need = div_round_up(hdr + cmp_len, ps);

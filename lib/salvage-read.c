@@ -63,6 +63,20 @@ static enum sv_try read_entry(struct hib_image *img, uint64_t e, unsigned char *
 	return SV_OK;
 }
 
+/* What the kernel says for it (load_compressed_image()): "Invalid %s
+ * compressed length" (what = "compressed") or "uncompressed" for a chunk
+ * that fails, with hib_comp_algo ("lzo", "lz4") from 6.9 on, "LZO" before
+ * (6.1: "Invalid LZO uncompressed length"; 6.12 was seen to print
+ * "PM: Invalid lzo compressed length" on a fixture with a broken length). */
+const char *hib_kernel_len_words(enum hib_compression c, bool compressed)
+{
+	if (c == HIB_COMP_LZ4)
+		return compressed ? "\"Invalid lz4 compressed length\"" :
+				    "\"Invalid lz4 uncompressed length\"";
+	return compressed ? "\"Invalid lzo compressed length\", before 6.9 \"LZO\"" :
+			    "\"Invalid lzo uncompressed length\", before 6.9 \"LZO\"";
+}
+
 enum sv_try hib_sv_try(struct hib_image *img, struct hib_sv_cache *c, uint64_t e,
 		       uint64_t *cmp_len, uint64_t *need, uint64_t *pages,
 		       char *msg, size_t cap)
@@ -81,8 +95,8 @@ enum sv_try hib_sv_try(struct hib_image *img, struct hib_sv_cache *c, uint64_t e
 		return t;
 	*cmp_len = hib_get_word(&img->lay, c->cmp, hdr);
 	if (*cmp_len == 0 || *cmp_len > WORST_COMPRESS((uint64_t)UNC_PAGES * ps)) {
-		snprintf(msg, cap, "invalid compressed length %" PRIu64 " (kernel: \"Invalid %s compressed length\")",
-			 *cmp_len, comp == HIB_COMP_LZ4 ? "LZ4" : "LZO");
+		snprintf(msg, cap, "invalid compressed length %" PRIu64 " (kernel: %s)",
+			 *cmp_len, hib_kernel_len_words(comp, true));
 		return SV_LENGTH;
 	}
 	*need = div_round_up(hdr + *cmp_len, ps);
@@ -95,13 +109,13 @@ enum sv_try hib_sv_try(struct hib_image *img, struct hib_sv_cache *c, uint64_t e
 			    (size_t)UNC_PAGES * ps, &unc_len);
 	if (rc) {
 		/* the two the kernel writes; image.c's names sit above this file */
-		snprintf(msg, cap, "%s decompression failed (error %d, %" PRIu64 " compressed bytes)",
-			 comp == HIB_COMP_LZ4 ? "lz4" : "lzo", rc, *cmp_len);
+		snprintf(msg, cap, "%s decompression failed (error %d, %" PRIu64 " compressed bytes; kernel: %s)",
+			 comp == HIB_COMP_LZ4 ? "lz4" : "lzo", rc, *cmp_len, hib_kernel_len_words(comp, false));
 		return SV_DECODE;
 	}
 	if (unc_len == 0 || unc_len % ps) {
-		snprintf(msg, cap, "invalid uncompressed length %zu (not a whole number of pages)",
-			 unc_len);
+		snprintf(msg, cap, "invalid uncompressed length %zu (not a whole number of pages; kernel: %s)",
+			 unc_len, hib_kernel_len_words(comp, false));
 		return SV_DECODE;
 	}
 	*pages = unc_len / ps;

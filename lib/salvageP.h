@@ -64,6 +64,9 @@ HIB_HIDDEN enum sv_try hib_sv_try(struct hib_image *img, struct hib_sv_cache *c,
 				  uint64_t e, uint64_t *cmp_len, uint64_t *need,
 				  uint64_t *pages, char *msg, size_t cap);
 
+/* The kernel's words for a chunk whose length word is absurd (compressed)
+ * or that does not decode to whole pages, quoted, per version. */
+HIB_HIDDEN const char *hib_kernel_len_words(enum hib_compression c, bool compressed);
 /* Map entry e's page into c->unc, for a raw stream. */
 HIB_HIDDEN enum sv_try hib_sv_try_raw(struct hib_image *img, struct hib_sv_cache *c,
 				      uint64_t e, char *msg, size_t cap);

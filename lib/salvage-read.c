@@ -122,22 +122,27 @@ enum sv_try hib_sv_try(struct hib_image *img, struct hib_sv_cache *c, uint64_t e
 	return SV_OK;
 }
 
-/* The placed chunk holding sp, by binary search; nch when none. */
-static uint64_t chunk_of(const struct hib_salvage *s, uint64_t sp)
+/* The placed run holding sp, by binary search; nrun when none. */
+static uint64_t run_of(const struct hib_salvage *s, uint64_t sp)
 {
-	uint64_t lo = 0, hi = s->nch;
+	uint64_t lo = 0, hi = s->nrun;
 
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo) / 2;
 
-		if (s->ch[mid].first_sp + s->ch[mid].pages <= sp)
+		if (s->run[mid].first_sp + s->run[mid].pages <= sp)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo < s->nch && s->ch[lo].first_sp <= sp)
+	if (lo < s->nrun && s->run[lo].first_sp <= sp)
 		return lo;
-	return s->nch;
+	return s->nrun;
+}
+
+bool hib_sv_holds(const struct hib_salvage *s, uint64_t sp)
+{
+	return run_of(s, sp) < s->nrun;
 }
 
 int hib_sv_page(struct hib_image *img, struct hib_sv_cache *c, uint64_t sp,
@@ -145,34 +150,37 @@ int hib_sv_page(struct hib_image *img, struct hib_sv_cache *c, uint64_t sp,
 {
 	struct hib_salvage *s = img->salv;
 	unsigned int ps = img->lay.ps;
-	uint64_t k = chunk_of(s, sp), cmp_len, need, pages, off;
-	const struct sv_chunk *ch;
+	uint64_t k = run_of(s, sp), cmp_len, need, pages, off, e;
+	const struct sv_run *r;
 	char msg[256] = "";
 
 	*pg = NULL;
-	if (k == s->nch)
+	if (k == s->nrun)
 		return HIB_OK;
-	ch = &s->ch[k];
-	off = sp - ch->first_sp;
-	if (!ch->cmp_len) {
+	r = &s->run[k];
+	off = sp - r->first_sp;
+	if (!r->n) {
 		/* raw: the page alone */
-		if (read_entry(img, ch->map_entry + off, c->unc, msg, sizeof(msg)) != SV_OK)
+		if (read_entry(img, r->map_entry + off, c->unc, msg, sizeof(msg)) != SV_OK)
 			return hib_seterr(img, HIB_ERR_IO, "stream page %" PRIu64 ": %s (it read before)",
 					  sp, msg);
 		c->valid = false;
 		*pg = c->unc;
 		return HIB_OK;
 	}
-	if (!c->valid || c->chunk != k) {
-		if (hib_sv_try(img, c, ch->map_entry, &cmp_len, &need, &pages, msg,
-			       sizeof(msg)) != SV_OK || pages != ch->pages)
+	e = s->ent[r->first + off / UNC_PAGES];
+	if (!c->valid || c->chunk != e) {
+		/* a chunk but the run's last holds UNC_PAGES pages */
+		if (hib_sv_try(img, c, e, &cmp_len, &need, &pages, msg, sizeof(msg)) != SV_OK ||
+		    pages <= off % UNC_PAGES ||
+		    (off / UNC_PAGES + 1 < r->n && pages != UNC_PAGES))
 			return hib_seterr(img, HIB_ERR_IO,
 					  "chunk at map entry %" PRIu64 ": %s (it decoded before: the input changed?)",
-					  ch->map_entry, msg);
+					  e, msg[0] ? msg : "not the pages it decoded to");
 		c->valid = true;
-		c->chunk = k;
+		c->chunk = e;
 	}
-	*pg = c->unc + off * ps;
+	*pg = c->unc + (off % UNC_PAGES) * ps;
 	return HIB_OK;
 }
 

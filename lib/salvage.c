@@ -51,8 +51,8 @@ struct walk {
 	struct hib_sv_cache c;
 	struct item *it;
 	uint64_t nit, capit;
-	struct sv_chunk *all;       /* every good chunk, in walk order */
-	uint64_t nall, capall;
+	struct sv_run *runs;        /* every run of good chunks, in walk order */
+	uint64_t nruns, capruns;
 	uint32_t crc;
 	bool crc_valid;
 };
@@ -92,30 +92,37 @@ static int add_good(struct walk *w, uint64_t e, uint64_t disk, uint64_t cmp_len,
 	struct hib_salvage *s = w->s;
 	int rc;
 
-	/* raw pages: consecutive ones are one run */
-	if (!cmp_len && w->nit && w->it[w->nit - 1].good) {
-		struct sv_chunk *l = &w->all[w->nall - 1];
+	struct sv_run *l = w->nit && w->it[w->nit - 1].good ? &w->runs[w->nruns - 1] : NULL;
 
-		if (l->map_entry + l->disk_pages == e) {
-			l->disk_pages += disk;
-			l->pages += pages;
-			w->it[w->nit - 1].pages += pages;
-			s->sum.chunks_good += pages;
-			return HIB_OK;
+	s->sum.chunks_good += cmp_len ? 1 : pages;
+	if (cmp_len) {
+		if (w->crc_valid) {
+			uint32_t c = hib_crc32_le(0, w->c.unc, pages * w->img->lay.ps);
+
+			w->crc = hib_crc32_le_combine(w->crc, c, pages * w->img->lay.ps);
 		}
+		rc = GROW(w->img, s->ent, s->nent, s->capent);
+		if (rc)
+			return rc;
+		s->ent[s->nent++] = e;
 	}
-	rc = GROW(w->img, w->all, w->nall, w->capall);
+	/* a chunk that follows whole ones in the map, or a raw page the
+	 * previous: the same run (a short chunk ends its run) */
+	if (l && l->map_entry + l->disk == e &&
+	    (cmp_len ? l->n && l->pages == l->n * UNC_PAGES : !l->n)) {
+		l->disk += disk;
+		l->pages += pages;
+		l->n += cmp_len ? 1 : 0;
+		w->it[w->nit - 1].pages += pages;
+		return HIB_OK;
+	}
+	rc = GROW(w->img, w->runs, w->nruns, w->capruns);
 	if (rc)
 		return rc;
-	w->all[w->nall] = (struct sv_chunk){ .map_entry = e, .disk_pages = disk,
-					     .cmp_len = cmp_len, .pages = pages };
-	s->sum.chunks_good += cmp_len ? 1 : pages;
-	if (cmp_len && w->crc_valid && w->img->info.compression != HIB_COMP_NONE) {
-		uint32_t c = hib_crc32_le(0, w->c.unc, pages * w->img->lay.ps);
-
-		w->crc = hib_crc32_le_combine(w->crc, c, pages * w->img->lay.ps);
-	}
-	return add_item(w, true, true, w->nall++, pages);
+	w->runs[w->nruns] = (struct sv_run){ .map_entry = e, .disk = disk, .pages = pages,
+					     .first = cmp_len ? s->nent - 1 : 0,
+					     .n = cmp_len ? 1 : 0 };
+	return add_item(w, true, true, w->nruns++, pages);
 }
 
 static int add_record(struct walk *w, enum hib_damage_kind k, uint64_t chunk,
@@ -280,7 +287,7 @@ static int walk_compressed(struct walk *w)
 /* A chunk that decodes but cannot be placed: a record of its own. */
 static int unplace(struct walk *w, uint64_t i)
 {
-	const struct sv_chunk *c = &w->all[w->it[i].ref];
+	const struct sv_run *c = &w->runs[w->it[i].ref];
 	struct hib_damage *l = w->s->ndm ? &w->s->dm[w->s->ndm - 1] : NULL;
 	uint64_t idx;
 	int rc;
@@ -288,7 +295,7 @@ static int unplace(struct walk *w, uint64_t i)
 	w->it[i].first_sp = 0;
 	/* chunks in a row that cannot be placed are one record */
 	if (l && l->kind == HIB_DAMAGE_UNPLACED && l->map_entry + l->map_entries == c->map_entry) {
-		l->map_entries += c->disk_pages;
+		l->map_entries += c->disk;
 		return HIB_OK;
 	}
 	rc = add_record(w, HIB_DAMAGE_UNPLACED, 0, c->map_entry,
@@ -296,7 +303,7 @@ static int unplace(struct walk *w, uint64_t i)
 			&idx);
 	if (rc)
 		return rc;
-	w->s->dm[idx].map_entries = c->disk_pages;
+	w->s->dm[idx].map_entries = c->disk;
 	return HIB_OK;
 }
 
@@ -419,8 +426,8 @@ static int keep(struct walk *w)
 	struct hib_salvage *s = w->s;
 	uint64_t total = w->img->info.pages - 1, i;
 
-	s->ch = calloc(w->nall + 1, sizeof(*s->ch));
-	if (!s->ch)
+	s->run = calloc(w->nruns + 1, sizeof(*s->run));
+	if (!s->run)
 		return hib_seterr(w->img, HIB_ERR_NOMEM, "out of memory");
 	for (i = 0; i < w->nit; i++) {
 		struct item *t = &w->it[i];
@@ -447,10 +454,10 @@ static int keep(struct walk *w)
 		}
 		if (!t->first_sp || t->first_sp > total)
 			continue;
-		w->all[t->ref].first_sp = t->first_sp;
-		if (t->first_sp + w->all[t->ref].pages > total + 1)
-			w->all[t->ref].pages = total + 1 - t->first_sp;
-		s->ch[s->nch++] = w->all[t->ref];
+		w->runs[t->ref].first_sp = t->first_sp;
+		if (t->first_sp + w->runs[t->ref].pages > total + 1)
+			w->runs[t->ref].pages = total + 1 - t->first_sp;
+		s->run[s->nrun++] = w->runs[t->ref];
 	}
 	return HIB_OK;
 }
@@ -591,21 +598,9 @@ static int index_pages(struct walk *w)
 			(void)hib_pfn_decode(lay->word, v, &pfn, &zero);
 			if (!zero) {
 				dsp = M + 1 + base[m] + nz++;
-				if (base_ok[m]) {
-					/* only whether a chunk holds it, not its bytes */
-					uint64_t lo = 0, hi = s->nch;
-
-					while (lo < hi) {
-						uint64_t mid = lo + (hi - lo) / 2;
-
-						if (s->ch[mid].first_sp + s->ch[mid].pages <= dsp)
-							lo = mid + 1;
-						else
-							hi = mid;
-					}
-					if (lo < s->nch && s->ch[lo].first_sp <= dsp)
-						data = (const unsigned char *)1;
-				}
+				/* only whether a chunk holds it, not its bytes */
+				if (base_ok[m] && hib_sv_holds(s, dsp))
+					data = (const unsigned char *)1;
 			}
 			/* the index takes ascending PFNs only: a list that does
 			 * not ascend is damaged where it stops */
@@ -716,7 +711,8 @@ void hib_salvage_free(struct hib_image *img)
 
 	if (!s)
 		return;
-	free(s->ch);
+	free(s->run);
+	free(s->ent);
 	free(s->dm);
 	free(s->rg);
 	free(s->rg_first);
@@ -780,7 +776,7 @@ int hib_salvage_walk(struct hib_image *img)
 	w.s->sum.records = w.s->ndm;
 	hib_sv_cache_free(&w.c);
 	free(w.it);
-	free(w.all);
+	free(w.runs);
 	if (rc)
 		hib_salvage_free(img);
 	return rc;

@@ -9,14 +9,17 @@
 
 #include "hibimgP.h"
 
-/* A run of the stream that decoded: one compressed chunk, or (raw images)
- * consecutive stream pages one map entry each. */
-struct sv_chunk {
-	uint64_t map_entry;
-	uint64_t disk_pages;
-	uint64_t cmp_len;           /* 0: raw pages */
-	uint64_t first_sp;          /* 1-based stream page */
+/* A run of the stream that decoded, its chunks one after the other: each
+ * holds UNC_PAGES stream pages but the run's last, and chunk k starts at
+ * map entry ent[first + k]. Raw pages (n 0): map entries map_entry on,
+ * one stream page each. 8 bytes a good chunk and a run per gap: the
+ * memory of a salvaged 1 TiB image stays near its PFN index's. */
+struct sv_run {
+	uint64_t first_sp;          /* 1-based stream page of its first page */
 	uint64_t pages;
+	uint64_t map_entry;         /* of its first chunk or page */
+	uint64_t first, n;          /* its chunks in ent; n 0: raw */
+	uint64_t disk;              /* map entries it spans */
 };
 
 /* Where the data stream page of a recovered entry does not follow the
@@ -30,8 +33,10 @@ struct sv_range {
 };
 
 struct hib_salvage {
-	struct sv_chunk *ch;        /* placed, by first_sp */
-	uint64_t nch, capch;
+	struct sv_run *run;         /* placed, by first_sp */
+	uint64_t nrun;
+	uint64_t *ent;              /* first map entry of every good chunk */
+	uint64_t nent, capent;
 	struct hib_damage *dm;
 	uint64_t ndm, capdm;
 	struct sv_range *rg;        /* by record, then PFN */
@@ -45,7 +50,7 @@ struct hib_salvage {
 /* One decoded chunk at a time, for a sequential reader. */
 struct hib_sv_cache {
 	unsigned char *cmp, *unc;
-	uint64_t chunk;             /* index in ch of what unc holds */
+	uint64_t chunk;             /* map entry of the chunk unc holds */
 	bool valid;
 };
 
@@ -53,6 +58,8 @@ HIB_HIDDEN int hib_salvage_walk(struct hib_image *img);
 HIB_HIDDEN void hib_salvage_free(struct hib_image *img);
 HIB_HIDDEN int hib_sv_cache_init(struct hib_image *img, struct hib_sv_cache *c);
 HIB_HIDDEN void hib_sv_cache_free(struct hib_sv_cache *c);
+/* Whether a placed run holds stream page sp. */
+HIB_HIDDEN bool hib_sv_holds(const struct hib_salvage *s, uint64_t sp);
 /* Stream page sp, 1-based, of a chunk that decoded; NULL *pg when none
  * holds it. */
 HIB_HIDDEN int hib_sv_page(struct hib_image *img, struct hib_sv_cache *c, uint64_t sp,

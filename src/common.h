@@ -76,5 +76,6 @@ int cmd_cat(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_find(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
+int cmd_dmesg(int argc, char **argv);
 
 #endif

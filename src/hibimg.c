@@ -25,6 +25,7 @@ static const struct cmd commands[] = {
 	{ "stats",  cmd_stats,  "page classes, memory layout and compressibility of an image" },
 	{ "simulate", cmd_simulate, "time and size with the zero check on/off and each compressor" },
 	{ "export", cmd_export, "write the saved memory as raw, LiME or ELF core" },
+	{ "dmesg",  cmd_dmesg,  "print the hibernated kernel's log from its printk ring buffer" },
 	{ "cat",    cmd_cat,    "write saved pages (by PFN or address) or a swap slot" },
 	{ "check",  cmd_check,  "will a kernel on a machine resume the image, and if not, why" },
 	{ "find",   cmd_find,   "scan a disk or disk image for resume pages and their resume_offset" },

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * kmem.c - the saved memory at random: any physical address the image
+ * saved, without holding the image in memory. One pass of the reader
+ * (which checks every chunk and the CRC, so what is read later is what
+ * the kernel wrote) keeps, per chunk, where it lies on disk and the first
+ * stream page it holds; a read then decodes just the chunk holding the
+ * page (chunk1.c), into a small cache. The index grows with the image's
+ * chunks, never with the size of RAM.
+ *
+ * PFN -> stream page: the PFN list gives the entry (hib_pfn_find), the
+ * data pages come in entry order with zero-flagged entries left out, and
+ * they are the last of the stream: data page d is stream page
+ * pages - data_pages + d. A checkpoint every KM_STEP entries counts the
+ * data pages before it, so the rank costs at most KM_STEP bit tests.
+ */
+#include "kmemP.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define KM_STEP 64u
+
+static int add_chunk(const struct hib_chunk *c, void *arg)
+{
+	struct hib_kmem *km = arg;
+
+	if (km->nchunks == km->cap) {
+		size_t cap = km->cap ? km->cap * 2 : 256;
+		struct km_chunk *n = realloc(km->chunks, cap * sizeof(*n));
+
+		if (!n)
+			return HIB_ERR_NOMEM;
+		km->chunks = n;
+		km->cap = cap;
+	}
+	km->chunks[km->nchunks].map_entry = c->map_entry;
+	km->chunks[km->nchunks].first_stream_page = c->first_stream_page;
+	km->chunks[km->nchunks].disk_pages = c->disk_pages;
+	km->chunks[km->nchunks].cmp_len = c->cmp_len;
+	km->nchunks++;
+	return 0;
+}
+
+/* The pass: the chunk index, the data-page checkpoints, the VMCOREINFO
+ * page (the first page that starts like one, as identity.c takes it). */
+static int index_pass(struct hib_kmem *km)
+{
+	struct hib_image *img = km->img;
+	struct hib_reader *rd = NULL;
+	struct hib_page pg;
+	uint64_t data = 0, next_cp = 0;
+	size_t ps = img->lay.ps;
+	int rc;
+
+	rc = hib_reader_new(img, &rd);
+	if (rc == HIB_OK)
+		rc = hib_reader_set_threads(rd, 0);
+	if (rc)
+		goto out;
+	hib_reader_set_chunk_cb(rd, add_chunk, km);
+	while ((rc = hib_reader_next_page(rd, &pg)) == 1) {
+		while (next_cp * KM_STEP <= pg.entry)
+			km->cp[next_cp++] = data;
+		if (!pg.data)
+			continue;
+		if (!km->vmci && hib_vmci_page(pg.data, ps)) {
+			km->vmci = malloc(ps);
+			if (!km->vmci) {
+				rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+				break;
+			}
+			memcpy(km->vmci, pg.data, ps);
+			km->vmci_pfn = pg.pfn;
+		}
+		data++;
+	}
+out:
+	hib_reader_free(rd);
+	if (rc < 0)
+		return rc;
+	km->data_pages = data;
+	return HIB_OK;
+}
+
+int hib_kmem_open(struct hib_image *img, struct hib_kmem **out)
+{
+	struct hib_kmem *km;
+	const struct hib_pfns *pf;
+	int rc, i;
+
+	*out = NULL;
+	rc = hib_image_load(img);
+	if (rc == HIB_OK)
+		rc = hib_image_load_pfns(img);
+	if (rc)
+		return rc;
+	pf = hib_image_pfns(img);
+	km = calloc(1, sizeof(*km));
+	if (!km)
+		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	km->img = img;
+	km->ps = img->lay.ps;
+	km->cp = calloc(pf->entries / KM_STEP + 1, sizeof(*km->cp));
+	for (i = 0; i < KM_CACHE; i++) {
+		km->cache[i].chunk = UINT64_MAX;
+		km->cache[i].unc = malloc((size_t)UNC_PAGES * km->ps);
+		if (!km->cache[i].unc)
+			break;
+	}
+	km->cmp = malloc((size_t)CMP_PAGES_MAX * km->ps);
+	if (!km->cp || i < KM_CACHE || !km->cmp) {
+		hib_kmem_free(km);
+		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
+	}
+	rc = index_pass(km);
+	if (rc) {
+		hib_kmem_free(km);
+		return rc;
+	}
+	hib_pgt_setup(km);
+	*out = km;
+	return HIB_OK;
+}
+
+void hib_kmem_free(struct hib_kmem *km)
+{
+	int i;
+
+	if (!km)
+		return;
+	for (i = 0; i < KM_CACHE; i++)
+		free(km->cache[i].unc);
+	free(km->cmp);
+	free(km->chunks);
+	free(km->cp);
+	free(km->vmci);
+	free(km);
+}
+
+const unsigned char *hib_kmem_vmcoreinfo(const struct hib_kmem *km, size_t *len,
+					 uint64_t *pfn)
+{
+	if (len)
+		*len = km->vmci ? km->ps : 0;
+	if (pfn)
+		*pfn = km->vmci_pfn;
+	return km->vmci;
+}
+
+/* The chunk holding stream page sp: the last one starting at or before it. */
+static int find_chunk(const struct hib_kmem *km, uint64_t sp, size_t *idx)
+{
+	size_t lo = 0, hi = km->nchunks;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (km->chunks[mid].first_stream_page <= sp)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (!km->nchunks || km->chunks[lo].first_stream_page > sp)
+		return -1;
+	*idx = lo;
+	return 0;
+}
+
+/* The decoded chunk c, from the cache or the disk. */
+static int chunk_data(struct hib_kmem *km, size_t c, const struct km_cache **out)
+{
+	struct km_cache *e = NULL;
+	int i, rc;
+
+	km->tick++;
+	for (i = 0; i < KM_CACHE; i++)
+		if (km->cache[i].chunk == c) {
+			km->cache[i].used = km->tick;
+			*out = &km->cache[i];
+			return HIB_OK;
+		}
+	for (i = 0; i < KM_CACHE; i++)
+		if (!e || km->cache[i].used < e->used)
+			e = &km->cache[i];
+	e->chunk = UINT64_MAX;
+	rc = hib_chunk1_decode(km->img, km->chunks[c].map_entry,
+			       km->chunks[c].disk_pages, km->chunks[c].cmp_len,
+			       km->cmp, e->unc, &e->unc_len);
+	if (rc)
+		return rc;
+	e->chunk = c;
+	e->used = km->tick;
+	*out = e;
+	return HIB_OK;
+}
+
+int hib_kmem_page(struct hib_kmem *km, uint64_t pfn, const unsigned char **data)
+{
+	struct hib_image *img = km->img;
+	const struct km_cache *e;
+	uint64_t entry, d, k, sp, off;
+	size_t c;
+	int rc;
+
+	*data = NULL;
+	if (!hib_pfn_find(img, pfn, &entry))
+		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
+				  "PFN 0x%" PRIx64 " was not saved in the image", pfn);
+	if (hib_pfn_is_zero(img, entry))
+		return 0;   /* zero-flagged: no data, all zeros */
+	d = km->cp[entry / KM_STEP];
+	for (k = entry - entry % KM_STEP; k < entry; k++)
+		d += !hib_pfn_is_zero(img, k);
+	sp = img->info.pages - km->data_pages + d;
+	if (find_chunk(km, sp, &c))
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "PFN 0x%" PRIx64 ": stream page %" PRIu64 " is in no chunk", pfn, sp);
+	rc = chunk_data(km, c, &e);
+	if (rc)
+		return rc;
+	off = (sp - km->chunks[c].first_stream_page) * km->ps;
+	if (off + km->ps > e->unc_len)
+		return hib_seterr(img, HIB_ERR_DAMAGED,
+				  "PFN 0x%" PRIx64 ": stream page %" PRIu64 " lies past the end of chunk %zu",
+				  pfn, sp, c);
+	*data = e->unc + off;
+	return 1;
+}
+
+int hib_kmem_read_phys(struct hib_kmem *km, uint64_t pa, void *buf, size_t len)
+{
+	unsigned char *dst = buf;
+
+	while (len) {
+		const unsigned char *pg;
+		size_t off = pa % km->ps, n = km->ps - off;
+		int rc = hib_kmem_page(km, pa / km->ps, &pg);
+
+		if (rc < 0)
+			return rc;
+		if (n > len)
+			n = len;
+		if (pg)
+			memcpy(dst, pg + off, n);
+		else
+			memset(dst, 0, n);
+		dst += n;
+		pa += n;
+		len -= n;
+	}
+	return HIB_OK;
+}
+
+int hib_kmem_read_virt(struct hib_kmem *km, uint64_t va, void *buf, size_t len)
+{
+	unsigned char *dst = buf;
+
+	while (len) {
+		uint64_t pa;
+		size_t n = km->ps - va % km->ps;
+		int rc = hib_kmem_vtop(km, va, &pa);
+
+		if (rc == HIB_OK)
+			rc = hib_kmem_read_phys(km, pa, dst, n > len ? len : n);
+		if (rc)
+			return rc;
+		if (n > len)
+			n = len;
+		dst += n;
+		va += n;
+		len -= n;
+	}
+	return HIB_OK;
+}
+
+uint64_t hib_kmem_word(struct hib_kmem *km, const unsigned char *p)
+{
+	return hib_get_word(&km->img->lay, p, km->img->lay.word);
+}
+
+int hib_kmem_read_word(struct hib_kmem *km, uint64_t va, uint64_t *v)
+{
+	unsigned char b[8];
+	int rc = hib_kmem_read_virt(km, va, b, km->img->lay.word);
+
+	if (rc == HIB_OK)
+		*v = hib_kmem_word(km, b);
+	return rc;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Private to the random reads of the saved memory: kmem.c (pages by PFN),
+ * chunk1.c (one chunk decoded), pgtable.c (kernel virtual addresses
+ * through the kernel's own page tables).
+ */
+#ifndef _HIBIMG_KMEMP_H
+#define _HIBIMG_KMEMP_H
+
+#include "hibimgP.h"
+
+#define KM_CACHE 4
+
+struct km_chunk {
+	uint64_t map_entry;
+	uint64_t first_stream_page;
+	uint64_t disk_pages;
+	uint64_t cmp_len;           /* 0: a raw page */
+};
+
+struct km_cache {
+	uint64_t chunk;             /* UINT64_MAX: empty */
+	uint64_t used;
+	unsigned char *unc;
+	size_t unc_len;
+};
+
+enum km_mmu { KM_MMU_NONE = 0, KM_MMU_X86_64, KM_MMU_ARM64 };
+
+struct hib_kmem {
+	struct hib_image *img;
+	size_t ps;
+	struct km_chunk *chunks;
+	size_t nchunks, cap;
+	uint64_t *cp;               /* data pages before every KM_STEP-th entry */
+	uint64_t data_pages;
+	unsigned char *vmci;        /* the VMCOREINFO page, NULL if none */
+	uint64_t vmci_pfn;
+	unsigned char *cmp;
+	struct km_cache cache[KM_CACHE];
+	uint64_t tick;
+
+	/* pgtable.c */
+	enum km_mmu mmu;
+	const char *mmu_why;        /* why none, for the message */
+	uint64_t root;              /* physical address of the top table */
+	int levels;
+	unsigned int shift;         /* page shift (arm64 granule) */
+	unsigned int va_bits;       /* arm64 */
+	uint64_t kimage_voffset;    /* arm64 */
+	uint64_t phys_offset;       /* arm64 */
+	int have_phys_offset;
+	bool lpa2;                  /* arm64: 52-bit output addresses, FEAT_LPA2 */
+};
+
+/* chunk1.c */
+HIB_HIDDEN int hib_chunk1_decode(struct hib_image *img, uint64_t map_entry,
+				 uint64_t disk_pages, uint64_t cmp_len,
+				 unsigned char *cmp, unsigned char *unc,
+				 size_t *unc_len);
+/* pgtable.c: the page-table root and format from VMCOREINFO */
+HIB_HIDDEN void hib_pgt_setup(struct hib_kmem *km);
+
+#endif

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * pgtable.c - kernel virtual addresses through the kernel's own page
+ * tables, as it left them in the image; the root and the format come from
+ * VMCOREINFO (kernel/crash_core.c, arch/x86/kernel/machine_kexec_64.c,
+ * arch/arm64/kernel/vmcore_info.c), which is written for exactly this.
+ *
+ * x86_64: SYMBOL(init_top_pgt) is a kernel-image address, so its physical
+ * address is __pa_symbol(): VA - __START_KERNEL_map + phys_base
+ * (NUMBER(phys_base)); 4 levels, or 5 with NUMBER(pgtable_l5_enabled)=1;
+ * 1 GiB and 2 MiB pages where PSE is set; NUMBER(sme_mask) is no address.
+ *
+ * arm64: SYMBOL(swapper_pg_dir) - NUMBER(kimage_voffset); the granule is
+ * the page size; the walk is the one of NUMBER(VA_BITS), the kernel's own
+ * indexing even where the CPU runs with fewer bits (a 52-bit kernel on a
+ * 48-bit CPU points TTBR1 into the same table at the matching entry, and
+ * kernel addresses have those top bits set). Output address bits 47..shift;
+ * with 64K pages bits 51..48 sit in 15..12 (FEAT_LPA), with 4K/16K pages
+ * and 52-bit VA at run time (NUMBER(TCR_EL1_T1SZ)=12, FEAT_LPA2) 51..50
+ * sit in 9..8. A 4K-page 52-bit kernel on a CPU without LPA2 (T1SZ 16)
+ * runs one level less, from the same root: the walk follows T1SZ there.
+ */
+#include "kmemP.h"
+
+#include <string.h>
+
+#define X86_START_KERNEL_MAP 0xffffffff80000000ull
+#define X86_PFN_MASK         0x000ffffffffff000ull   /* PTE_PFN_MASK, 52-bit PA */
+#define X86_PRESENT          0x1ull
+#define X86_PSE              0x80ull
+
+static bool vmci_lx(const struct hib_kmem *km, const char *key, uint64_t *v)
+{
+	return hib_vmci_lx(km->vmci, km->ps, key, v);
+}
+
+static bool vmci_ld(const struct hib_kmem *km, const char *key, int64_t *v)
+{
+	return hib_vmci_ld(km->vmci, km->ps, key, v);
+}
+
+static void setup_x86_64(struct hib_kmem *km)
+{
+	uint64_t top, phys_base = 0;
+	int64_t l5 = 0;
+
+	if (!vmci_lx(km, "SYMBOL(init_top_pgt)=", &top)) {
+		km->mmu_why = "VMCOREINFO has no SYMBOL(init_top_pgt)";
+		return;
+	}
+	/* printed with %lx */
+	(void)vmci_lx(km, "NUMBER(phys_base)=", &phys_base);
+	/* printed with %ld: 0 or 1 */
+	(void)vmci_ld(km, "NUMBER(pgtable_l5_enabled)=", &l5);
+	km->root = top - X86_START_KERNEL_MAP + phys_base;
+	km->levels = l5 ? 5 : 4;
+	km->shift = 12;
+	km->mmu = KM_MMU_X86_64;
+}
+
+static int walk_x86_64(struct hib_kmem *km, uint64_t va, uint64_t *pa)
+{
+	struct hib_image *img = km->img;
+	uint64_t table = km->root, e = 0;
+	int lvl;
+
+	for (lvl = km->levels; lvl >= 1; lvl--) {
+		unsigned int s = 12 + 9 * (unsigned int)(lvl - 1);
+		unsigned char b[8];
+		int rc = hib_kmem_read_phys(km, table + ((va >> s) & 511) * 8, b, 8);
+
+		if (rc)
+			return rc;
+		e = hib_get_word(&img->lay, b, 8);
+		if (!(e & X86_PRESENT))
+			return hib_seterr(img, HIB_ERR_UNSUPPORTED,
+					  "virtual address 0x%" PRIx64 " is not mapped (level %d entry 0x%" PRIx64 ")",
+					  va, lvl, e);
+		/* a 1 GiB or 2 MiB page */
+		if ((lvl == 3 || lvl == 2) && (e & X86_PSE)) {
+			uint64_t m = (1ull << s) - 1;
+
+			*pa = ((e & X86_PFN_MASK) & ~m) | (va & m);
+			return HIB_OK;
+		}
+		table = e & X86_PFN_MASK;
+	}
+	*pa = table | (va & 0xfff);
+	return HIB_OK;
+}
+
+static int arm64_levels(unsigned int va_bits, unsigned int shift)
+{
+	unsigned int per = shift - 3;
+
+	return (int)((va_bits - shift + per - 1) / per);
+}
+
+static void setup_arm64(struct hib_kmem *km)
+{
+	uint64_t pgd, voff, t1sz = 0;
+	int64_t va_bits = 0;
+	unsigned int shift = 0;
+
+	if (!vmci_lx(km, "SYMBOL(swapper_pg_dir)=", &pgd) ||
+	    !vmci_lx(km, "NUMBER(kimage_voffset)=", &voff) ||
+	    !vmci_ld(km, "NUMBER(VA_BITS)=", &va_bits)) {
+		km->mmu_why = "VMCOREINFO lacks SYMBOL(swapper_pg_dir), NUMBER(kimage_voffset) or NUMBER(VA_BITS)";
+		return;
+	}
+	while ((1ull << shift) < km->ps)
+		shift++;
+	if (va_bits <= (int64_t)shift || va_bits > 52 ||
+	    (shift != 12 && shift != 14 && shift != 16)) {
+		km->mmu_why = "VA_BITS or the page size is none arm64 has";
+		return;
+	}
+	km->va_bits = (unsigned int)va_bits;
+	km->shift = shift;
+	km->levels = arm64_levels(km->va_bits, shift);
+	km->root = pgd - voff;
+	km->kimage_voffset = voff;
+	if (vmci_lx(km, "NUMBER(PHYS_OFFSET)=", &km->phys_offset))
+		km->have_phys_offset = 1;
+	/* 5.12+; without it the CPU ran with VA_BITS */
+	if (vmci_lx(km, "NUMBER(TCR_EL1_T1SZ)=", &t1sz) && t1sz > 12 && t1sz < 64 - shift) {
+		/* A 4K-page 52-bit (LPA2) kernel on a CPU without LPA2 folds
+		 * its top level at run time: the CPU walks 4 levels from
+		 * swapper_pg_dir, with its own bits. */
+		if (arm64_levels(64 - (unsigned int)t1sz, shift) < km->levels) {
+			km->va_bits = 64 - (unsigned int)t1sz;
+			km->levels = arm64_levels(km->va_bits, shift);
+		}
+	}
+	km->lpa2 = shift < 16 && t1sz == 12;
+	km->mmu = KM_MMU_ARM64;
+}
+
+static uint64_t arm64_oa(const struct hib_kmem *km, uint64_t d)
+{
+	uint64_t oa = d & (((1ull << 48) - 1) & ~((1ull << km->shift) - 1));
+
+	if (km->shift == 16)
+		oa |= ((d >> 12) & 0xf) << 48;
+	else if (km->lpa2)
+		oa |= ((d >> 8) & 0x3) << 50;
+	return oa;
+}
+
+static int walk_arm64(struct hib_kmem *km, uint64_t va, uint64_t *pa)
+{
+	struct hib_image *img = km->img;
+	unsigned int per = km->shift - 3;
+	uint64_t table = km->root;
+	int lvl;
+
+	for (lvl = 4 - km->levels; lvl <= 3; lvl++) {
+		unsigned int s = km->shift + per * (unsigned int)(3 - lvl);
+		unsigned int bits = km->va_bits - s < per ? km->va_bits - s : per;
+		uint64_t d, m = (1ull << s) - 1;
+		unsigned char b[8];
+		int rc = hib_kmem_read_phys(km, table + ((va >> s) & ((1ull << bits) - 1)) * 8, b, 8);
+
+		if (rc)
+			return rc;
+		d = hib_get_word(&img->lay, b, 8);
+		if (lvl < 3 && (d & 3) == 3) {
+			table = arm64_oa(km, d);
+			continue;
+		}
+		if ((lvl < 3 && (d & 3) == 1) || (lvl == 3 && (d & 3) == 3)) {
+			*pa = (arm64_oa(km, d) & ~m) | (va & m);
+			return HIB_OK;
+		}
+		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
+				  "virtual address 0x%" PRIx64 " is not mapped (level %d descriptor 0x%" PRIx64 ")",
+				  va, lvl, d);
+	}
+	return hib_seterr(img, HIB_ERR_DAMAGED, "page-table walk of 0x%" PRIx64 " fell through", va);
+}
+
+void hib_pgt_setup(struct hib_kmem *km)
+{
+	km->mmu = KM_MMU_NONE;
+	if (!km->vmci) {
+		km->mmu_why = "the image holds no VMCOREINFO page";
+		return;
+	}
+	switch (km->img->info.arch) {
+	case HIB_ARCH_X86_64:
+		setup_x86_64(km);
+		break;
+	case HIB_ARCH_ARM64:
+		setup_arm64(km);
+		break;
+	default:
+		km->mmu_why = "kernel virtual addresses are read on x86_64 and arm64 only";
+		break;
+	}
+}
+
+int hib_kmem_vtop(struct hib_kmem *km, uint64_t va, uint64_t *pa)
+{
+	switch (km->mmu) {
+	case KM_MMU_X86_64:
+		return walk_x86_64(km, va, pa);
+	case KM_MMU_ARM64:
+		return walk_arm64(km, va, pa);
+	default:
+		return hib_seterr(km->img, HIB_ERR_UNSUPPORTED,
+				  "cannot translate kernel virtual addresses: %s", km->mmu_why);
+	}
+}

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * hibimg dmesg - the hibernated kernel's own log, out of its printk ring
+ * buffer in the image, printed the way dmesg(1) prints it.
+ */
+#include "config.h"
+#include "common.h"
+#include "input.h"
+#include "options.h"
+#include "output.h"
+#include "progress.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Exit status of dmesg (hibimg-dmesg(1)): the image reads, but its log
+ * cannot be found (no VMCOREINFO, a kernel before 5.10, an architecture
+ * whose addresses are not translated). */
+#define EXIT_NOLOG 5
+
+static const struct cli_opt dmesg_opts[] = {
+	{ "decode", no_argument, 'x', NULL,
+	  "print facility and level as text, as dmesg -x" },
+	{ "level", required_argument, 'l', "<list>",
+	  "only these levels (emerg,alert,crit,err,\nwarn,notice,info,debug)" },
+	{ NULL, 0, 0, NULL, NULL }
+};
+
+static const char *const levels[8] = {
+	"emerg", "alert", "crit", "err", "warn", "notice", "info", "debug"
+};
+/* include/linux/syslog.h's facilities, as dmesg -x names them */
+static const char *const facilities[] = {
+	"kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news",
+	"uucp", "cron", "authpriv", "ftp"
+};
+
+static const char *facility_name(int f)
+{
+	return f >= 0 && (size_t)f < sizeof(facilities) / sizeof(facilities[0]) ?
+		facilities[f] : "?";
+}
+
+static unsigned int parse_levels(const char *s)
+{
+	unsigned int mask = 0;
+	char *dup = strdup(s), *tok, *save = NULL;
+
+	if (!dup)
+		die_(EXIT_IOERR, "out of memory");
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int i;
+
+		for (i = 0; i < 8 && strcmp(tok, levels[i]); i++)
+			;
+		if (i == 8) {
+			warnx_("unknown level '%s'", tok);
+			errtryhelp("dmesg");
+		}
+		mask |= 1u << i;
+	}
+	free(dup);
+	return mask;
+}
+
+enum { C_SEQ, C_TIME, C_FAC, C_LEVEL, C_TEXT };
+
+/* For people: one line per text line, each with the record's time. */
+static void print_human(const struct hib_printk_rec *r, int decode)
+{
+	const char *p = r->text, *end = r->text + r->text_len;
+
+	do {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+
+		if (decode && r->have_level)
+			printf("%-6s:%-6s: ", facility_name(r->facility), levels[r->level & 7]);
+		printf("[%5" PRIu64 ".%06" PRIu64 "] %.*s\n", r->ts_nsec / 1000000000u,
+		       (r->ts_nsec % 1000000000u) / 1000u, (int)n, p);
+		p = nl ? nl + 1 : end;
+	} while (p < end);
+}
+
+int cmd_dmesg(int argc, char **argv)
+{
+	struct cli cl = {
+		.cmd = "dmesg",
+		.synopsis = "[options] <spec>",
+		.about = "Print the kernel log of the hibernated system: its printk ring buffer\n"
+			 "(5.10+) as the image saved it, found through the VMCOREINFO page and the\n"
+			 "kernel's own page tables (x86_64, arm64). The whole stream is read and\n"
+			 "checked first.",
+		.epilog = "Exit status: 0 the log printed, 1 a damaged image, 2 usage error or an\n"
+			  "input that is no image, 3 I/O error, 5 no log found in the image\n"
+			  "(hibimg-dmesg(1)).\n",
+		.common = CO_VIEW | CO_RESUME | CO_SPENT,
+		.own = dmesg_opts,
+	};
+	struct hib_image *img;
+	struct hib_kmem *km = NULL;
+	struct hib_printk *pk = NULL;
+	struct libscols_table *tb = NULL;
+	const struct hib_printk_rec *r;
+	unsigned int mask = 0xff;
+	int c, rc, decode = 0, table;
+
+	while ((c = cli_getopt(&cl, argc, argv)) != -1) {
+		if (c == 'x')
+			decode = 1;
+		else if (c == 'l')
+			mask = parse_levels(optarg);
+	}
+	table = cl.out.json || cl.out.raw || cl.out.pairs || cl.out.list_columns ||
+		cl.out.columns;
+	if (table) {
+		tb = out_table_new(&cl.out, "dmesg");
+		out_table_col(tb, "SEQ", OUT_NUM);
+		out_table_col(tb, "TIME-NSEC", OUT_NUM);
+		out_table_col(tb, "FACILITY", OUT_STR);
+		out_table_col(tb, "LEVEL", OUT_STR);
+		out_table_col_flags(tb, "TEXT", OUT_STR, OUT_COL_TRUNC);
+	}
+	if (cl.out.list_columns)
+		return out_table_print(tb) ? EXIT_IOERR : EXIT_INTACT;
+	if (argc - optind != 1) {
+		warnx_(argc == optind ? "no image given" : "too many arguments");
+		errtryhelp("dmesg");
+	}
+	img = open_image(argv[optind], cl.resume_offset);
+	rc = hib_image_load(img);
+	if (rc == HIB_OK)
+		rc = hib_kmem_open(img, &km);
+	if (rc)
+		die_(rc_to_exit(rc), "%s", input_error(img));
+	rc = hib_printk_open(km, &pk);
+	if (rc)
+		die_(rc == HIB_ERR_UNSUPPORTED ? EXIT_NOLOG : rc_to_exit(rc),
+		     "%s: %s", hib_image_path(img), hib_image_error(img));
+	while ((rc = hib_printk_next(pk, &r)) == 1) {
+		struct libscols_line *ln;
+
+		if (r->have_level && !(mask & (1u << (r->level & 7))))
+			continue;
+		if (!tb) {
+			print_human(r, decode);
+			continue;
+		}
+		ln = out_table_line(tb);
+		out_cell(ln, C_SEQ, "%" PRIu64, r->seq);
+		out_cell(ln, C_TIME, "%" PRIu64, r->ts_nsec);
+		if (r->have_level) {
+			out_cell(ln, C_FAC, "%s", facility_name(r->facility));
+			out_cell(ln, C_LEVEL, "%s", levels[r->level & 7]);
+		}
+		out_cell(ln, C_TEXT, "%.*s", (int)r->text_len, r->text);
+	}
+	if (rc < 0) {
+		/* what was printed stays: the rest of the ring did not read */
+		if (tb)
+			out_table_free(tb);
+		die_(rc == HIB_ERR_UNSUPPORTED ? EXIT_NOLOG : rc_to_exit(rc),
+		     "%s: %s", hib_image_path(img), hib_image_error(img));
+	}
+	if (tb && out_table_print(tb))
+		die_(EXIT_IOERR, "write error");
+	if (fflush(stdout))
+		die_(EXIT_IOERR, "write error");
+	hib_printk_free(pk);
+	hib_kmem_free(km);
+	hib_image_free(img);
+	return EXIT_INTACT;
+}

@@ -236,6 +236,7 @@ HIB_HIDDEN void hib_abi_out(void *caller, const void *full);
 #define HIB_V1_hib_damage_summary     HIB_V1_END(hib_damage_summary, partial)
 #define HIB_V1_hib_check_opts         HIB_V1_END(hib_check_opts, threads)
 #define HIB_V1_hib_log_line           HIB_V1_END(hib_log_line, quantity)
+#define HIB_V1_hib_kernel_id          HIB_V1_END(hib_kernel_id, cmdline_why)
 #define HIB_V1_hib_log_numbers        HIB_V1_END(hib_log_numbers, have_compressed_kbytes)
 
 /* header.c */

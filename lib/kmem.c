@@ -118,7 +118,6 @@ int hib_kmem_open(struct hib_image *img, struct hib_kmem **out)
 		hib_kmem_free(km);
 		return rc;
 	}
-	hib_pgt_setup(km);
 	*out = km;
 	return HIB_OK;
 }
@@ -252,39 +251,7 @@ int hib_kmem_read_phys(struct hib_kmem *km, uint64_t pa, void *buf, size_t len)
 	return HIB_OK;
 }
 
-int hib_kmem_read_virt(struct hib_kmem *km, uint64_t va, void *buf, size_t len)
-{
-	unsigned char *dst = buf;
-
-	while (len) {
-		uint64_t pa;
-		size_t n = km->ps - va % km->ps;
-		int rc = hib_kmem_vtop(km, va, &pa);
-
-		if (rc == HIB_OK)
-			rc = hib_kmem_read_phys(km, pa, dst, n > len ? len : n);
-		if (rc)
-			return rc;
-		if (n > len)
-			n = len;
-		dst += n;
-		va += n;
-		len -= n;
-	}
-	return HIB_OK;
-}
-
 uint64_t hib_kmem_word(struct hib_kmem *km, const unsigned char *p)
 {
 	return hib_get_word(&km->img->lay, p, km->img->lay.word);
-}
-
-int hib_kmem_read_word(struct hib_kmem *km, uint64_t va, uint64_t *v)
-{
-	unsigned char b[8];
-	int rc = hib_kmem_read_virt(km, va, b, km->img->lay.word);
-
-	if (rc == HIB_OK)
-		*v = hib_kmem_word(km, b);
-	return rc;
 }

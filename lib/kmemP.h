@@ -2,7 +2,8 @@
 /*
  * Private to the random reads of the saved memory: kmem.c (pages by PFN),
  * chunk1.c (one chunk decoded), pgtable.c (kernel virtual addresses
- * through the kernel's own page tables).
+ * through the kernel's own page tables, and reads by them), which uses
+ * kmem.c and not the other way round.
  */
 #ifndef _HIBIMG_KMEMP_H
 #define _HIBIMG_KMEMP_H
@@ -40,7 +41,8 @@ struct hib_kmem {
 	struct km_cache cache[KM_CACHE];
 	uint64_t tick;
 
-	/* pgtable.c */
+	/* pgtable.c, from VMCOREINFO at the first translation */
+	bool mmu_ready;
 	enum km_mmu mmu;
 	const char *mmu_why;        /* why none, for the message */
 	uint64_t root;              /* physical address of the top table */
@@ -58,7 +60,5 @@ HIB_HIDDEN int hib_chunk1_decode(struct hib_image *img, uint64_t map_entry,
 				 uint64_t disk_pages, uint64_t cmp_len,
 				 unsigned char *cmp, unsigned char *unc,
 				 size_t *unc_len);
-/* pgtable.c: the page-table root and format from VMCOREINFO */
-HIB_HIDDEN void hib_pgt_setup(struct hib_kmem *km);
 
 #endif

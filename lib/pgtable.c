@@ -179,8 +179,9 @@ static int walk_arm64(struct hib_kmem *km, uint64_t va, uint64_t *pa)
 	return hib_seterr(img, HIB_ERR_DAMAGED, "page-table walk of 0x%" PRIx64 " fell through", va);
 }
 
-void hib_pgt_setup(struct hib_kmem *km)
+static void setup(struct hib_kmem *km)
 {
+	km->mmu_ready = true;
 	km->mmu = KM_MMU_NONE;
 	if (!km->vmci) {
 		km->mmu_why = "the image holds no VMCOREINFO page";
@@ -201,6 +202,8 @@ void hib_pgt_setup(struct hib_kmem *km)
 
 int hib_kmem_vtop(struct hib_kmem *km, uint64_t va, uint64_t *pa)
 {
+	if (!km->mmu_ready)
+		setup(km);
 	switch (km->mmu) {
 	case KM_MMU_X86_64:
 		return walk_x86_64(km, va, pa);
@@ -210,4 +213,36 @@ int hib_kmem_vtop(struct hib_kmem *km, uint64_t va, uint64_t *pa)
 		return hib_seterr(km->img, HIB_ERR_UNSUPPORTED,
 				  "cannot translate kernel virtual addresses: %s", km->mmu_why);
 	}
+}
+
+int hib_kmem_read_virt(struct hib_kmem *km, uint64_t va, void *buf, size_t len)
+{
+	unsigned char *dst = buf;
+
+	while (len) {
+		uint64_t pa;
+		size_t n = km->ps - va % km->ps;
+		int rc = hib_kmem_vtop(km, va, &pa);
+
+		if (rc == HIB_OK)
+			rc = hib_kmem_read_phys(km, pa, dst, n > len ? len : n);
+		if (rc)
+			return rc;
+		if (n > len)
+			n = len;
+		dst += n;
+		va += n;
+		len -= n;
+	}
+	return HIB_OK;
+}
+
+int hib_kmem_read_word(struct hib_kmem *km, uint64_t va, uint64_t *v)
+{
+	unsigned char b[8];
+	int rc = hib_kmem_read_virt(km, va, b, km->img->lay.word);
+
+	if (rc == HIB_OK)
+		*v = hib_kmem_word(km, b);
+	return rc;
 }

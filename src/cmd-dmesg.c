@@ -65,7 +65,21 @@ static unsigned int parse_levels(const char *s)
 	return mask;
 }
 
-enum { C_SEQ, C_TIME, C_FAC, C_LEVEL, C_TEXT };
+/* For scripts: one record per log record; all means every field, for
+ * --list-columns. */
+static struct out_rec *record(const struct hib_printk_rec *r, int all)
+{
+	struct out_rec *o = out_rec_new();
+
+	out_rec_add(o, "seq", "sequence", OUT_NUM, "%" PRIu64, r->seq);
+	out_rec_add(o, "time-nsec", "time (ns)", OUT_NUM, "%" PRIu64, r->ts_nsec);
+	if (r->have_level || all) {
+		out_rec_add(o, "facility", "facility", OUT_STR, "%s", facility_name(r->facility));
+		out_rec_add(o, "log-level", "level", OUT_STR, "%s", levels[r->level & 7]);
+	}
+	out_rec_add(o, "text", "text", OUT_STR, "%.*s", (int)r->text_len, r->text ? r->text : "");
+	return o;
+}
 
 /* For people: one line per text line, each with the record's time. */
 static void print_human(const struct hib_printk_rec *r, int decode)
@@ -96,16 +110,17 @@ int cmd_dmesg(int argc, char **argv)
 		.epilog = "Exit status: 0 the log printed, 1 a damaged image, 2 usage error or an\n"
 			  "input that is no image, 3 I/O error, 5 no log found in the image\n"
 			  "(hibimg-dmesg(1)).\n",
-		.common = CO_VIEW | CO_RESUME | CO_SPENT,
+		.common = CO_VIEW | CO_QUIET | CO_RESUME | CO_SPENT,
 		.own = dmesg_opts,
 	};
 	struct hib_image *img;
 	struct hib_kmem *km = NULL;
 	struct hib_printk *pk = NULL;
-	struct libscols_table *tb = NULL;
+	struct out_rec **recs = NULL;
+	size_t nrecs = 0, caprecs = 0, i;
 	const struct hib_printk_rec *r;
 	unsigned int mask = 0xff;
-	int c, rc, decode = 0, table;
+	int c, rc, decode = 0, machine;
 
 	while ((c = cli_getopt(&cl, argc, argv)) != -1) {
 		if (c == 'x')
@@ -113,18 +128,16 @@ int cmd_dmesg(int argc, char **argv)
 		else if (c == 'l')
 			mask = parse_levels(optarg);
 	}
-	table = cl.out.json || cl.out.raw || cl.out.pairs || cl.out.list_columns ||
-		cl.out.columns;
-	if (table) {
-		tb = out_table_new(&cl.out, "dmesg");
-		out_table_col(tb, "SEQ", OUT_NUM);
-		out_table_col(tb, "TIME-NSEC", OUT_NUM);
-		out_table_col(tb, "FACILITY", OUT_STR);
-		out_table_col(tb, "LEVEL", OUT_STR);
-		out_table_col_flags(tb, "TEXT", OUT_STR, OUT_COL_TRUNC);
+	/* for people, dmesg's lines; records for scripts and -o */
+	machine = cl.out.json || cl.out.raw || cl.out.pairs || cl.out.columns;
+	if (cl.out.list_columns) {
+		struct hib_printk_rec none = { 0 };
+		struct out_rec *r0 = record(&none, 1);
+
+		c = out_recs_print(&r0, 1, &cl.out, "dmesg");
+		out_rec_free(r0);
+		return c ? EXIT_IOERR : EXIT_INTACT;
 	}
-	if (cl.out.list_columns)
-		return out_table_print(tb) ? EXIT_IOERR : EXIT_INTACT;
 	if (argc - optind != 1) {
 		warnx_(argc == optind ? "no image given" : "too many arguments");
 		errtryhelp("dmesg");
@@ -140,34 +153,34 @@ int cmd_dmesg(int argc, char **argv)
 		die_(rc == HIB_ERR_UNSUPPORTED ? EXIT_NOLOG : rc_to_exit(rc),
 		     "%s: %s", hib_image_path(img), hib_image_error(img));
 	while ((rc = hib_printk_next(pk, &r)) == 1) {
-		struct libscols_line *ln;
-
 		if (r->have_level && !(mask & (1u << (r->level & 7))))
 			continue;
-		if (!tb) {
+		if (cl.quiet)
+			continue;
+		if (!machine) {
 			print_human(r, decode);
 			continue;
 		}
-		ln = out_table_line(tb);
-		out_cell(ln, C_SEQ, "%" PRIu64, r->seq);
-		out_cell(ln, C_TIME, "%" PRIu64, r->ts_nsec);
-		if (r->have_level) {
-			out_cell(ln, C_FAC, "%s", facility_name(r->facility));
-			out_cell(ln, C_LEVEL, "%s", levels[r->level & 7]);
+		if (nrecs == caprecs) {
+			caprecs = caprecs ? caprecs * 2 : 1024;
+			recs = realloc(recs, caprecs * sizeof(*recs));
+			if (!recs)
+				die_(EXIT_IOERR, "out of memory");
 		}
-		out_cell(ln, C_TEXT, "%.*s", (int)r->text_len, r->text);
+		recs[nrecs++] = record(r, 0);
 	}
-	if (rc < 0) {
-		/* what was printed stays: the rest of the ring did not read */
-		if (tb)
-			out_table_free(tb);
+	/* a ring that stops reading part way is an error: nothing of it
+	 * goes out as if it were the whole log */
+	if (rc < 0)
 		die_(rc == HIB_ERR_UNSUPPORTED ? EXIT_NOLOG : rc_to_exit(rc),
 		     "%s: %s", hib_image_path(img), hib_image_error(img));
-	}
-	if (tb && out_table_print(tb))
+	if (machine && !cl.quiet && out_recs_print(recs, nrecs, &cl.out, "dmesg"))
 		die_(EXIT_IOERR, "write error");
 	if (fflush(stdout))
 		die_(EXIT_IOERR, "write error");
+	for (i = 0; i < nrecs; i++)
+		out_rec_free(recs[i]);
+	free(recs);
 	hib_printk_free(pk);
 	hib_kmem_free(km);
 	hib_image_free(img);

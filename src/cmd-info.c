@@ -217,6 +217,9 @@ static int describe(struct out_rec *r, const char *spec, uint64_t offset, int sc
 		if (hib_image_error(img)[0] && strcmp(hib_image_error(img), "no error"))
 			out_rec_add(r, "remains", "what is left", OUT_STR, "%s",
 				    hib_image_error(img));
+		/* after the remains: its reads leave messages of their own */
+		if (scan && id.have_vmcoreinfo)
+			describe_kernel_id(r, img);
 		goto out;
 	}
 	/* Describing a swap area or a foreign image is a success; a file
@@ -254,6 +257,8 @@ static int describe(struct out_rec *r, const char *spec, uint64_t offset, int sc
 		if (rc)
 			goto out;
 		describe_identity(r, &id);
+		if (id.have_vmcoreinfo)
+			describe_kernel_id(r, img);
 	}
 	/* a swap file's slots are known in place, not from a device and -R */
 	if (scan && (hib_image_header(img)->resume_offset == 0 || hib_image_swapfile(img))) {

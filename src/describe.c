@@ -268,6 +268,32 @@ void describe_identity(struct out_rec *r, const struct hib_identity *id)
 			    "0x%" PRIx64, id->swapper_pg_dir);
 }
 
+/* What the kernel's own variables say (hib_kmem_identity()), under the
+ * identity found by scanning; a kernel whose memory cannot be walked
+ * (no VMCOREINFO, an architecture not translated) shows nothing here. */
+void describe_kernel_id(struct out_rec *r, struct hib_image *img)
+{
+	struct hib_kernel_id k = HIB_INIT(struct hib_kernel_id);
+	struct hib_kmem *km;
+
+	if (hib_kmem_open(img, &km))
+		return;
+	if (hib_kmem_identity(km, &k) == HIB_OK) {
+		if (k.have_uts) {
+			out_rec_add(r, "uname-release", "uname -r (init_uts_ns)", OUT_STR, "%s", k.release);
+			out_rec_add(r, "uname-version", "uname -v", OUT_STR, "%s", k.version);
+			out_rec_add(r, "uname-machine", "uname -m", OUT_STR, "%s", k.machine);
+			out_rec_add(r, "uname-nodename", "uname -n", OUT_STR, "%s", k.nodename);
+			out_rec_add(r, "uname-domainname", "domainname", OUT_STR, "%s", k.domainname);
+		}
+		if (k.have_build_id)
+			out_rec_add(r, "build-id", "BUILD-ID", OUT_STR, "%s", k.build_id);
+		if (k.have_cmdline)
+			out_rec_add(r, "cmdline", "command line (its log)", OUT_STR, "%s", k.cmdline);
+	}
+	hib_kmem_free(km);
+}
+
 const char *describe_state(enum hib_content content, enum hib_kind kind)
 {
 	switch (content) {

@@ -37,6 +37,7 @@ poke_u64 "$dam" $((PS - 32)) 0
 
 # NAME | ARGS (IMG: the image, OUT: a new output) | SHAPE | SCHEMA DEF | -o COLS | DAMAGED EXIT
 # SHAPE: record (label/value lines for people), table, tables (several),
+# lines (a text of its own for people, dmesg's; records with -r -P -J -o),
 # bytes (page data: the views do not apply)
 cat >"$TMP/table" <<'EOF'
 info          | info IMG                          | record | doc-info          | kind,path               | 1
@@ -56,6 +57,7 @@ simulate      | simulate IMG                      | tables | doc-simulate      |
 export        | export -F raw IMG OUT             | record | doc-export        | format,output           | 1
 cat           | cat -p 0x280 IMG                  | bytes  | -                 | -                       | 1
 find          | find IMG                          | table  | doc-find          | kind,resume_offset      | 0
+dmesg         | dmesg IMG                         | lines  | doc-dmesg         | text,seq                | 1
 EOF
 
 # hib OPTS...: runs "hibimg CMD OPTS REST" for the current row, the image
@@ -159,9 +161,12 @@ while IFS='|' read -r row args shape def cols dexit; do
 		mode=-r
 		hib -r
 		want 0
-		check "$row -r: no \\x escapes" sh -c "! grep -q '\\\\x' '$TMP/out'"
+		# what is escaped is a control character or '\' in a value
+		# (dmesg's tabs and newlines), never a blank
+		check "$row -r: no \\x escapes but of control characters" \
+			sh -c "! grep -o '\\\\x..' '$TMP/out' | grep -vq '\\\\x\\([01].\\|5c\\|7f\\)'"
 		case $shape in
-		record)
+		record|lines)
 			check "$row -r: key=value lines" sh -c "! grep -Ev '^([a-z][a-z0-9_]*=.*)?$' '$TMP/out' | grep -q ."
 			;;
 		table)
@@ -211,11 +216,12 @@ while IFS='|' read -r row args shape def cols dexit; do
 			check "$row -o $cols: the header is $(header_of "$cols")" \
 				test "$(head -1 "$TMP/out" | squeeze /dev/stdin | upper)" = "$(header_of "$cols")"
 			;;
-		record)
+		record|lines)
 			hib -r -o "$cols"
 			want 0
+			# the first record's (lines: one record per log record)
 			check "$row -r -o $cols: those keys, in order" \
-				test "$(sed -n 's/=.*//p' "$TMP/out" | paste -sd, -)" = "$cols"
+				test "$(sed '/^$/q' "$TMP/out" | sed -n 's/=.*//p' | paste -sd, -)" = "$cols"
 			;;
 		esac
 
@@ -234,6 +240,10 @@ while IFS='|' read -r row args shape def cols dexit; do
 			;;
 		record)
 			check "$row -n: output" test -s "$TMP/out"
+			;;
+		lines)
+			check "$row -n: the text, which has no header" \
+				test "$(squeeze "$TMP/out")" = "$(squeeze "$TMP/text")"
 			;;
 		esac
 

@@ -24,6 +24,8 @@ static const struct cli_opt cat_opts[] = {
 	  "saved pages n to m (inclusive); several\nascending ranges, comma-separated" },
 	{ "phys", required_argument, 'a', "<addr>[+<len>]",
 	  "len bytes of physical memory from addr\n(default: to the end of addr's page)" },
+	{ "virt", required_argument, OPT_LONG + 0, "<addr>[+<len>]",
+	  "len bytes at kernel virtual address addr,\nthrough the kernel's page tables (x86_64,\narm64; default: to the end of its page)" },
 	{ "slot", required_argument, 's', "<n>",
 	  "swap slot n, raw: a page of a swap area;\nof a swap file in place, its page n" },
 	{ NULL, 0, 0, NULL, NULL }
@@ -108,12 +110,51 @@ static struct hib_pfn_range *parse_pfns(const char *arg, size_t *n)
 	return r;
 }
 
+/* --virt: the page tables say where each page is; one checked pass of
+ * the stream first (hib_kmem_open()), then one chunk per page read. */
+static int cat_virt(struct sink *s, const char *arg)
+{
+	struct hib_kmem *km;
+	unsigned char *buf;
+	uint64_t addr, len;
+	int has_len, rc;
+
+	parse_range(arg, '+', &addr, &len, &has_len, "virtual address");
+	if (!has_len)
+		len = s->ps - addr % s->ps;
+	if (!len || addr + len < addr)
+		die_(EXIT_USAGE, "invalid length in '%s'", arg);
+	rc = hib_image_load(s->img);
+	if (rc == HIB_OK)
+		rc = hib_kmem_open(s->img, &km);
+	if (rc)
+		return rc;
+	buf = malloc(s->ps);
+	if (!buf)
+		die_(EXIT_IOERR, "out of memory");
+	while (len && rc == HIB_OK) {
+		size_t n = s->ps - addr % s->ps;
+
+		if (n > len)
+			n = (size_t)len;
+		rc = hib_kmem_read_virt(km, addr, buf, n);
+		if (rc == HIB_OK)
+			write_all(s, buf, n);
+		addr += n;
+		len -= n;
+	}
+	free(buf);
+	hib_kmem_free(km);
+	return rc;
+}
+
 int cmd_cat(int argc, char **argv)
 {
 	struct cli cl = {
 		.cmd = "cat",
 		.synopsis = "[options] <spec> --pfn <n>[-<m>][,...]\n"
 			    " hibimg cat [options] <spec> --phys <addr>[+<len>]\n"
+			    " hibimg cat [options] <spec> --virt <addr>[+<len>]\n"
 			    " hibimg cat [options] <spec> --slot <n>",
 		.about = "Write raw bytes of a hibernation image to standard output or a file:\n"
 			 "saved pages by PFN or physical address, or one swap slot (a device page;\n"
@@ -123,7 +164,8 @@ int cmd_cat(int argc, char **argv)
 			  CO_PARTIAL,
 		.own = cat_opts,
 	};
-	const char *pfn_arg = NULL, *phys_arg = NULL, *slot_arg = NULL, *outfile;
+	const char *pfn_arg = NULL, *phys_arg = NULL, *slot_arg = NULL, *virt_arg = NULL;
+	const char *outfile;
 	unsigned int oflags = HIB_OUTPUT_STREAM | HIB_OUTPUT_DEVICE_OK;
 	struct sink s = { 0 };
 	struct hib_image *img;
@@ -136,6 +178,7 @@ int cmd_cat(int argc, char **argv)
 		case 'p': pfn_arg = optarg; break;
 		case 'a': phys_arg = optarg; break;
 		case 's': slot_arg = optarg; break;
+		case OPT_LONG + 0: virt_arg = optarg; break;
 		}
 	}
 	outfile = cl.outfile ? cl.outfile : "-";
@@ -143,17 +186,19 @@ int cmd_cat(int argc, char **argv)
 		oflags |= HIB_OUTPUT_FORCE;
 	if (cl.device)
 		oflags |= HIB_OUTPUT_DEVICE;
-	nsel = !!pfn_arg + !!phys_arg + !!slot_arg;
+	nsel = !!pfn_arg + !!phys_arg + !!slot_arg + !!virt_arg;
 	if (nsel != 1) {
-		warnx_(nsel ? "--pfn, --phys and --slot exclude each other" :
-		       "one of --pfn, --phys or --slot is required");
+		warnx_(nsel ? "--pfn, --phys, --virt and --slot exclude each other" :
+		       "one of --pfn, --phys, --virt or --slot is required");
 		errtryhelp("cat");
 	}
 	if (argc - optind != 1) {
 		warnx_(argc - optind ? "too many arguments" : "missing argument: need <spec>");
 		errtryhelp("cat");
 	}
-	img = open_input(argv[optind], cl.resume_offset);
+	/* --virt reads at random: a file or a device, not a pipe */
+	img = virt_arg ? open_image(argv[optind], cl.resume_offset) :
+		open_input(argv[optind], cl.resume_offset);
 	s.img = img;
 	s.ps = hib_image_header(img)->page_size;
 	if (!s.ps)
@@ -176,6 +221,17 @@ int cmd_cat(int argc, char **argv)
 		}
 		write_all(&s, buf, s.ps);
 		free(buf);
+		goto done;
+	}
+
+	if (virt_arg) {
+		rc = cat_virt(&s, virt_arg);
+		if (rc) {
+			warnx_("%s", input_error(img));
+			close_output(img, s.out, 0);
+			hib_image_free(img);
+			return rc_to_exit(rc);
+		}
 		goto done;
 	}
 

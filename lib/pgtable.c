@@ -22,6 +22,7 @@
  */
 #include "kmemP.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define X86_START_KERNEL_MAP 0xffffffff80000000ull
@@ -41,18 +42,18 @@ static bool vmci_ld(const struct hib_kmem *km, const char *key, int64_t *v)
 
 static void setup_x86_64(struct hib_kmem *km)
 {
-	uint64_t top, phys_base = 0;
-	int64_t l5 = 0;
+	uint64_t top;
+	int64_t l5 = 0, phys_base = 0;
 
 	if (!vmci_lx(km, "SYMBOL(init_top_pgt)=", &top)) {
 		km->mmu_why = "VMCOREINFO has no SYMBOL(init_top_pgt)";
 		return;
 	}
-	/* printed with %lx */
-	(void)vmci_lx(km, "NUMBER(phys_base)=", &phys_base);
-	/* printed with %ld: 0 or 1 */
+	/* VMCOREINFO_NUMBER() prints %ld: decimal, and with KASLR often
+	 * negative; pgtable_l5_enabled 0 or 1 */
+	(void)vmci_ld(km, "NUMBER(phys_base)=", &phys_base);
 	(void)vmci_ld(km, "NUMBER(pgtable_l5_enabled)=", &l5);
-	km->root = top - X86_START_KERNEL_MAP + phys_base;
+	km->root = top - X86_START_KERNEL_MAP + (uint64_t)phys_base;
 	km->levels = l5 ? 5 : 4;
 	km->shift = 12;
 	km->mmu = KM_MMU_X86_64;
@@ -245,4 +246,102 @@ int hib_kmem_read_word(struct hib_kmem *km, uint64_t va, uint64_t *v)
 	if (rc == HIB_OK)
 		*v = hib_kmem_word(km, b);
 	return rc;
+}
+
+/*
+ * The linear (direct) map's offset, VA - PA, for the PT_LOADs of a core
+ * (export-vaddr.c), checked by a walk at the lowest saved address lo.
+ * x86_64: page_offset_base moves with RANDOMIZE_MEMORY and VMCOREINFO does
+ * not give it; the direct map is the lowest kernel region (below vmalloc,
+ * vmemmap and the kernel image) and starts 1 GiB-aligned mapping PA 0, so
+ * it is the first 1 GiB-aligned kernel-half address the tables map to lo
+ * at + lo. arm64: __va(pa) = (pa - PHYS_OFFSET) | PAGE_OFFSET with
+ * PAGE_OFFSET = -(1 << VA_BITS) (5.4+, arch/arm64/include/asm/memory.h).
+ */
+static bool maps_to(struct hib_kmem *km, uint64_t va, uint64_t pa)
+{
+	uint64_t got;
+
+	return hib_kmem_vtop(km, va, &got) == HIB_OK && got == pa;
+}
+
+/* x86_64: present entries in VA order down to the PUD level, each
+ * 1 GiB-aligned VA tried; 1 on a hit, 0 none, <0 a read error. */
+static int x86_scan(struct hib_kmem *km, uint64_t table, int lvl, uint64_t prefix,
+		    uint64_t lo, uint64_t *voff)
+{
+	unsigned int s = 12 + 9 * (unsigned int)(lvl - 1), i;
+	unsigned char b[512 * 8];
+	int rc;
+
+	rc = hib_kmem_read_phys(km, table, b, sizeof(b));
+	if (rc)
+		return rc;
+	/* the top level: the kernel half only */
+	for (i = lvl == km->levels ? 256 : 0; i < 512; i++) {
+		uint64_t e = hib_get_word(&km->img->lay, b + i * 8, 8);
+		uint64_t va = prefix | ((uint64_t)i << s);
+
+		if (!(e & X86_PRESENT))
+			continue;
+		if (lvl == km->levels)   /* sign-extend the top bit */
+			va |= ~((1ull << (s + 9)) - 1);
+		if (lvl == 3) {
+			if (maps_to(km, va + lo, lo)) {
+				*voff = va;
+				return 1;
+			}
+			continue;
+		}
+		if (e & X86_PSE)
+			continue;
+		rc = x86_scan(km, e & X86_PFN_MASK, lvl - 1, va, lo, voff);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int hib_kmem_linear_offset(struct hib_kmem *km, uint64_t lo, uint64_t *voff)
+{
+	uint64_t pa;
+	int64_t va_bits;
+	char rel[16];
+	unsigned int major = 0, minor = 0;
+
+	if (!km->mmu_ready)
+		setup(km);
+	switch (km->mmu) {
+	case KM_MMU_X86_64:
+		return x86_scan(km, km->root, km->levels, 0, lo, voff) == 1 ? HIB_OK :
+			hib_seterr(km->img, HIB_ERR_UNSUPPORTED,
+				   "no direct map found in the kernel's page tables");
+	case KM_MMU_ARM64:
+		/* the layout of 5.4+ only: before, PAGE_OFFSET was the top half */
+		if (!hib_vmci_value(km->vmci, km->ps, "OSRELEASE=", rel, sizeof(rel)) ||
+		    sscanf(rel, "%u.%u", &major, &minor) != 2 ||
+		    (major < 5 || (major == 5 && minor < 4)) || !km->have_phys_offset ||
+		    !hib_vmci_ld(km->vmci, km->ps, "NUMBER(VA_BITS)=", &va_bits))
+			return hib_seterr(km->img, HIB_ERR_UNSUPPORTED,
+					  "no linear map offset: a kernel before 5.4 or no NUMBER(PHYS_OFFSET)");
+		*voff = (uint64_t)-(INT64_C(1) << va_bits) - km->phys_offset;
+		if (!maps_to(km, lo + *voff, lo))
+			return hib_seterr(km->img, HIB_ERR_UNSUPPORTED,
+					  "the linear map does not map 0x%" PRIx64 " where VMCOREINFO puts it", lo);
+		return HIB_OK;
+	default:
+		return hib_kmem_vtop(km, 0, &pa);   /* says why */
+	}
+}
+
+/* The end of a mapping at VA = PA + voff that starts at start: pages
+ * walked one by one while they map there, at most max bytes. */
+uint64_t hib_kmem_linear_end(struct hib_kmem *km, uint64_t start, uint64_t voff,
+			     uint64_t max)
+{
+	uint64_t pa = start;
+
+	while (pa - start < max && maps_to(km, pa + voff, pa))
+		pa += km->ps;
+	return pa;
 }

@@ -54,7 +54,8 @@ def main():
         sys.exit('no VMCOREINFO page')
     va = (addr + int(v.get('KERNELOFFSET', '0'), 16)) & M64
     if 'SYMBOL(init_top_pgt)' in v:
-        pa = va - 0xffffffff80000000 + int(v.get('NUMBER(phys_base)', '0'), 16)
+        # VMCOREINFO_NUMBER() prints %ld: decimal, may be negative
+        pa = va - 0xffffffff80000000 + int(v.get('NUMBER(phys_base)', '0'))
         lin = (pa + 0xffff888000000000) & M64
     else:
         pa = (va - int(v['NUMBER(kimage_voffset)'], 16)) & M64

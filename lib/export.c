@@ -78,6 +78,7 @@ struct ex {
 	bool kmap;
 	int64_t kmap_lo, kmap_hi;
 	uint64_t kmap_voff;
+	uint64_t *run_va;           /* ELF: each run's linear-map address, 0 none */
 	unsigned char *vmci;        /* ELF: copy of the VMCOREINFO page */
 	/* ELF: the note's text, the caller's or vmci, once the stream has
 	 * gone by; note_room: what the layout set aside for it */
@@ -338,6 +339,20 @@ static void kmap_plan(struct ex *x)
 		x->kmap = kmap_offset(x, "NUMBER(kimage_voffset)=", 52);      /* arm64's widest PA */
 	else if (x->res->e_machine == EM_RISCV && !x->elf32)
 		x->kmap = kmap_offset(x, "NUMBER(va_kernel_pa_offset)=", 56); /* Sv57's PA */
+	x->run_va = calloc(x->img->n_runs ? x->img->n_runs : 1, sizeof(*x->run_va));
+	if (x->run_va && (x->res->e_machine == EM_X86_64 || x->res->e_machine == EM_AARCH64)) {
+		/* arm64: the image's data and bss lie past swapper_pg_dir */
+		bool grow = x->kmap && x->res->e_machine == EM_AARCH64;
+		uint64_t end = 0, used = (uint64_t)(x->kmap_hi - x->kmap_lo);
+
+		hib_export_vaddrs(x->img, x->run_va, (uint64_t)x->kmap_hi, x->kmap_voff,
+				  grow && used < (UINT64_C(2) << 30) ? (UINT64_C(2) << 30) - used : 0,
+				  &end);
+		if (grow && end > (uint64_t)x->kmap_hi)
+			x->kmap_hi = (int64_t)end;
+	}
+	for (r = 0; x->run_va && r < x->img->n_runs; r++)
+		x->res->direct_map_loads += x->run_va[r] != 0;
 	for (r = 0; r < x->img->n_runs; r++)
 		x->res->kernel_map_loads += kmap_part(x, r, &a, &b);
 }
@@ -385,11 +400,12 @@ static int elf_headers(struct ex *x)
 		off += x->phdr;
 	}
 	for (r = 0; rc == HIB_OK && r < img->n_runs; r++) {
-		/* PF_R | PF_W | PF_X, as kexec-tools; p_vaddr 0: the direct
-		 * map moves with KASLR (RANDOMIZE_MEMORY), so readers
-		 * translate through the page tables instead. */
+		/* PF_R | PF_W | PF_X, as kexec-tools; p_vaddr the linear-map
+		 * address the kernel's own tables give (it moves with
+		 * RANDOMIZE_MEMORY), else 0: readers translate then */
 		put_phdr(x, p, PT_LOAD, 7, x->data_start + img->runs[r].first_entry * x->ps,
-			 0, img->runs[r].start_pfn * x->ps, hib_pfn_run_len(img, r) * x->ps, 0);
+			 x->run_va ? x->run_va[r] : 0, img->runs[r].start_pfn * x->ps,
+			 hib_pfn_run_len(img, r) * x->ps, 0);
 		rc = emit(x, off, p, x->phdr);
 		off += x->phdr;
 	}
@@ -574,6 +590,7 @@ out:
 	rc = hib_output_close(x.out, rc);
 	free(x.buf);
 	free(x.vmci);
+	free(x.run_va);
 	return rc;
 }
 

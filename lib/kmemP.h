@@ -61,4 +61,11 @@ HIB_HIDDEN int hib_chunk1_decode(struct hib_image *img, uint64_t map_entry,
 				 unsigned char *cmp, unsigned char *unc,
 				 size_t *unc_len);
 
+/* pgtable.c, for the PT_LOADs of a core (export-vaddr.c): VA - PA of the
+ * linear map, checked at the saved address lo; and where a mapping at
+ * PA + voff that starts at start ends (at most max bytes on). */
+HIB_HIDDEN int hib_kmem_linear_offset(struct hib_kmem *km, uint64_t lo, uint64_t *voff);
+HIB_HIDDEN uint64_t hib_kmem_linear_end(struct hib_kmem *km, uint64_t start,
+					uint64_t voff, uint64_t max);
+
 #endif

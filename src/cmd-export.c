@@ -99,6 +99,8 @@ static struct out_rec *summary(const char *out, enum hib_export_format f,
 			    res->elf_class == 1 ? 32u : 64u);
 		out_rec_add(r, "kernel-map-loads", "PT_LOADs aliasing the kernel image",
 			    OUT_NUM, "%" PRIu64, res->kernel_map_loads);
+		out_rec_add(r, "direct-map-loads", "PT_LOADs at their linear-map address",
+			    OUT_NUM, "%" PRIu64, res->direct_map_loads);
 	}
 	if (all || f == HIB_EXPORT_KDUMP) {
 		out_rec_add(r, "kdump-codec", "page codec", OUT_STR, "%s",

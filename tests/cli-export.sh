@@ -82,12 +82,19 @@ for name in $(fixtures0); do
 		test "$(kv osrelease)" = "$(sidecar "$name" kernel_release)"
 	check "$name elf: kernel-image aliases map their runs' bytes" \
 		test "$(kv kmap_ok)" = 1
+	check "$name elf: p_vaddr of the RAM loads is the kernel's linear map ($(kv dmap_voff))" \
+		test "$(kv dmap_ok)" = 1
 	# drgn (python3-drgn, installed by tools/bootstrap.sh) reads
 	# init_uts_ns by its kernel address, through the export's kernel-image
 	# aliases or the page tables, and gets the release the kernel printed
 	drgn_release() {
 		check "$name elf: drgn reads init_uts_ns.name.release by its kernel address" \
 			test "$($DRGN_PY "$top_srcdir/tests/export_read.py" drgn-release "$TMP/$name.elf")" = \
+			"$(sidecar "$name" kernel_release)"
+	}
+	drgn_linear() {
+		check "$name elf: drgn reads init_uts_ns.name.release at its linear-map address" \
+			test "$($DRGN_PY "$top_srcdir/tests/export_read.py" drgn-linear "$TMP/$name.elf")" = \
 			"$(sidecar "$name" kernel_release)"
 	}
 	case "$(sidecar "$name" arch)" in
@@ -105,18 +112,21 @@ for name in $(fixtures0); do
 	arm64)
 		check "$name elf: ELFCLASS64, EM_AARCH64 (183)" test "$(kv class) $(kv machine)" = "64 183"
 		check "$name elf: the kernel image is aliased" test "$(kv kmap_loads)" -gt 0
+		check "$name elf: every RAM load at its linear-map address" \
+			test "$(kv dmap_loads)" = "$nruns"
 		# drgn 0.0.22 cannot walk the tables of a VA_BITS=52 kernel
-		# running with 48-bit addresses (the 6.12 4K one; its config says
-		# so): check-platforms.sh walks those in python
-		if grep -qx 'CONFIG_ARM64_VA_BITS_52=y' "$FIX_SRC/kernels/$(sidecar "$name" kernel).config"; then
-			echo "# $name elf: arm64 VA_BITS=52: drgn's read checked by check-platforms.sh"
-		else
-			drgn_release
-		fi ;;
+		# running with 48-bit addresses (the 6.12 4K one): it reads
+		# init_uts_ns (in .data, past the unmapped __init hole) from
+		# the aliases, and at the linear map from the segments' p_vaddr
+		drgn_release
+		drgn_linear ;;
 	*)
 		check "$name elf: EM_X86_64" test "$(kv machine)" = 62
 		check "$name elf: the kernel image is aliased" test "$(kv kmap_loads)" -gt 0
-		drgn_release ;;
+		check "$name elf: every RAM load at its linear-map address" \
+			test "$(kv dmap_loads)" = "$nruns"
+		drgn_release
+		drgn_linear ;;
 	esac
 
 	# --phys across a page boundary equals the same bytes of --pfn

@@ -17,9 +17,13 @@ swap_map_page, so a bug in the exporter cannot hide in its own reader.
   elf-info   FILE              key=value: class (32/64), ehsize, phentsize,
                                machine, phnum, xnum, vmcoreinfo
                                (the OSRELEASE= line of the VMCOREINFO note),
-                               loads (p_vaddr 0), filesz_eq_memsz, kernel-map
-                               aliases and whether each maps its run's bytes
+                               loads (one per run), filesz_eq_memsz, those
+                               with a linear-map p_vaddr (dmap_loads, their
+                               VA - PA, whether it is the kernel's formula),
+                               kernel-map aliases and whether each maps its
+                               run's bytes
   drgn-release FILE            init_uts_ns's release, read by drgn (python3-drgn)
+  drgn-linear FILE             the same at its linear-map address
   slots      PS IMAGE          key=value: non-zero slots outside the image, the
                                first of them (walks header and swap map)
   mkxnum     OUT               a hand-made nocompress image with 65536 runs
@@ -149,11 +153,65 @@ def elf_parse(path):
                 ehsize=e_ehsize, phentsize=e_phentsize, phdrs=phdrs, note=note)
 
 
+def note_info(d):
+    info = {}
+    if d["note"] is not None:
+        for line in d["note"].decode("ascii", "replace").splitlines():
+            k, _, v = line.partition("=")
+            info[k] = v
+    return info
+
+
+def kimage_pa(info, vaddr):
+    """__pa_symbol(vaddr) by the kernel's formula for its arch, None where
+    vaddr is no kernel-image address: v - kimage_voffset (arm64), v -
+    va_kernel_pa_offset (riscv64), v - __START_KERNEL_map + phys_base
+    (x86_64, whose image window is the top 2 GiB)."""
+    if "NUMBER(kimage_voffset)" in info:
+        return (vaddr - int(info["NUMBER(kimage_voffset)"], 16)) % (1 << 64)
+    if "NUMBER(va_kernel_pa_offset)" in info:
+        return (vaddr - int(info["NUMBER(va_kernel_pa_offset)"], 16)) % (1 << 64)
+    if vaddr >= 0xFFFFFFFF80000000:
+        return vaddr - 0xFFFFFFFF80000000 + int(info.get("NUMBER(phys_base)", "0"))
+    return None
+
+
+def split_loads(d):
+    """RAM loads (one per run, p_vaddr 0 or their linear-map address) and
+    kernel-image aliases (p_vaddr the kernel-image address of p_paddr)."""
+    info = note_info(d)
+    ram, kmap = [], []
+    for p in d["phdrs"]:
+        if p[0] != 1:
+            continue
+        if p[3] != 0 and kimage_pa(info, p[3]) == p[4] and not linear(info, p):
+            kmap.append(p)
+        else:
+            ram.append(p)
+    return ram, kmap
+
+
+def linear_voff(info):
+    """The linear map's VA - PA by the kernel's formula: arm64 (5.4+)
+    (pa - PHYS_OFFSET) | PAGE_OFFSET, PAGE_OFFSET = -(1 << VA_BITS); x86_64
+    page_offset_base, 0xffff888000000000 with 4 levels (0xff11000000000000
+    with 5) where RANDOMIZE_MEMORY is off, as in the fixture kernels."""
+    if "NUMBER(VA_BITS)" in info and "NUMBER(PHYS_OFFSET)" in info:
+        return (-(1 << int(info["NUMBER(VA_BITS)"])) - int(info["NUMBER(PHYS_OFFSET)"], 16)) % (1 << 64)
+    if "SYMBOL(init_top_pgt)" in info and int(info.get("KERNELOFFSET", "0"), 16) == 0:
+        return 0xFF11000000000000 if info.get("NUMBER(pgtable_l5_enabled)") == "1" else 0xFFFF888000000000
+    return None   # KASLR: page_offset_base is randomized too, and not in the note
+
+
+def linear(info, p):
+    v = linear_voff(info)
+    return v is not None and p[3] == (p[4] + v) % (1 << 64)
+
+
 def elf_info(path):
     d = elf_parse(path)
     loads = [p for p in d["phdrs"] if p[0] == 1]
-    ram = [p for p in loads if p[3] == 0]
-    kmap = [p for p in loads if p[3] != 0]
+    ram, kmap = split_loads(d)
     print("class=%d" % d["cls"])
     print("ehsize=%d" % d["ehsize"])
     print("phentsize=%d" % d["phentsize"])
@@ -163,33 +221,47 @@ def elf_info(path):
     print("xnum=%d" % d["xnum"])
     print("loads=%d" % len(ram))
     print("filesz_eq_memsz=%d" % all(p[5] == p[6] for p in loads))
-    info = {}
-    if d["note"] is not None:
-        for line in d["note"].decode("ascii", "replace").splitlines():
-            k, _, v = line.partition("=")
-            info[k] = v
+    info = note_info(d)
+    # RAM loads with a virtual address: all at the kernel's linear map
+    dmap = [p for p in ram if p[3] != 0]
+    offs = set((p[3] - p[4]) % (1 << 64) for p in dmap)
+    print("dmap_loads=%d" % len(dmap))
+    print("dmap_voff=%s" % (",".join("0x%x" % o for o in sorted(offs))))
+    # where the formula is unknown (x86 KASLR), one offset, 1 GiB-aligned
+    # (kernel_randomize_memory() rounds page_offset_base up to PUD_SIZE)
+    if linear_voff(info) is None:
+        print("dmap_ok=%d" % (len(offs) <= 1 and all(o % (1 << 30) == 0 for o in offs)))
+    else:
+        print("dmap_ok=%d" % (all(linear(info, p) for p in dmap)))
     print("vmcoreinfo=%d" % (d["note"] is not None))
     print("osrelease=%s" % info.get("OSRELEASE", ""))
     # Kernel-image aliases: __pa_symbol(v) = v - __START_KERNEL_map + phys_base
     # on x86_64, v - kimage_voffset on arm64, v - va_kernel_pa_offset on
     # riscv64 (their VMCOREINFO names those), and the same file bytes as the
     # RAM segment holding that paddr.
-    pb = int(info.get("NUMBER(phys_base)", "0"))
     ok = True
     for _t, _f, off, vaddr, paddr, filesz, _m, _a in kmap:
-        if "NUMBER(kimage_voffset)" in info:
-            pa = (vaddr - int(info["NUMBER(kimage_voffset)"], 16)) % (1 << 64)
-        elif "NUMBER(va_kernel_pa_offset)" in info:
-            pa = (vaddr - int(info["NUMBER(va_kernel_pa_offset)"], 16)) % (1 << 64)
-        else:
-            pa = vaddr - 0xFFFFFFFF80000000 + pb
-        if pa != paddr:
+        if kimage_pa(info, vaddr) != paddr:
             ok = False
         home = [r for r in ram if r[4] <= paddr and paddr + filesz <= r[4] + r[5]]
         if len(home) != 1 or home[0][2] + (paddr - home[0][4]) != off:
             ok = False
     print("kmap_loads=%d" % len(kmap))
     print("kmap_ok=%d" % ok)
+
+
+def drgn_linear(path):
+    """drgn reads init_uts_ns.name.release at its linear-map address (the
+    symbol's __pa_symbol, then the kernel's __va formula, linear_voff):
+    from the segments' p_vaddr, or through the page tables."""
+    import drgn
+    d = elf_parse(path)
+    info = note_info(d)
+    addr = int(info["SYMBOL(init_uts_ns)"], 16) + int(info.get("OFFSET(uts_namespace.name)", "0"))
+    va = (kimage_pa(info, addr) + linear_voff(info)) % (1 << 64)
+    prog = drgn.Program()
+    prog.set_core_dump(path)
+    print(prog.read(va + 130, 65).split(b"\0")[0].decode())
 
 
 def drgn_release(path):
@@ -207,10 +279,9 @@ def drgn_release(path):
 
 def pages_elf(ps, path):
     d = elf_parse(path)
+    ram, _kmap = split_loads(d)   # kernel-map aliases: elf-info checks them
     with open(path, "rb") as f:
-        for p_type, _fl, off, vaddr, paddr, filesz, memsz, _al in d["phdrs"]:
-            if p_type != 1 or vaddr != 0:   # kernel-map aliases: elf-info checks them
-                continue
+        for p_type, _fl, off, vaddr, paddr, filesz, memsz, _al in ram:
             f.seek(off)
             for a in range(0, filesz, ps):
                 print("%d %s" % ((paddr + a) // ps, h(f.read(ps))))
@@ -413,6 +484,8 @@ def main():
         lime_check(a[1])
     elif cmd == "elf-info":
         elf_info(a[1])
+    elif cmd == "drgn-linear":
+        drgn_linear(sys.argv[2])
     elif cmd == "drgn-release":
         drgn_release(a[1])
     elif cmd == "slots":

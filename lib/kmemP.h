@@ -26,7 +26,7 @@ struct km_cache {
 	size_t unc_len;
 };
 
-enum km_mmu { KM_MMU_NONE = 0, KM_MMU_X86_64, KM_MMU_ARM64 };
+enum km_mmu { KM_MMU_NONE = 0, KM_MMU_X86_64, KM_MMU_ARM64, KM_MMU_X86_32, KM_MMU_RISCV64 };
 
 struct hib_kmem {
 	struct hib_image *img;
@@ -52,6 +52,7 @@ struct hib_kmem {
 	uint64_t kimage_voffset;    /* arm64 */
 	uint64_t phys_offset;       /* arm64 */
 	int have_phys_offset;
+	bool pae;                   /* i386: PAE tables */
 	bool lpa2;                  /* arm64: 52-bit output addresses, FEAT_LPA2 */
 };
 

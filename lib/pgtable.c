@@ -180,6 +180,109 @@ static int walk_arm64(struct hib_kmem *km, uint64_t va, uint64_t *pa)
 	return hib_seterr(img, HIB_ERR_DAMAGED, "page-table walk of 0x%" PRIx64 " fell through", va);
 }
 
+/*
+ * i386 and riscv64 export no page-table root in VMCOREINFO that a reader
+ * could place without PAGE_OFFSET; their image headers carry the one the
+ * saving CPU ran on, whose kernel half is the kernel's: i386's
+ * restore_data_record.cr3 (restore_cr3, read from %cr3 by
+ * swsusp_arch_suspend), riscv's saved_satp (MODE and PPN).
+ * i386: 2 levels of 1024 4-byte entries, 4 MiB pages where PSE is set; with
+ * PAE (VMCOREINFO's CONFIG_X86_PAE=y) a 4-entry PDPT then 2 levels of 512
+ * 8-byte entries, 2 MiB pages.
+ * riscv64: Sv39/48/57, 3/4/5 levels of 512 entries; V is bit 0, a leaf has
+ * R, W or X (bits 1..3) at any level (a superpage there), PPN at 10..53.
+ */
+static void setup_x86_32(struct hib_kmem *km)
+{
+	char v[8];
+
+	km->root = km->img->info.cr3 & ~UINT64_C(0x1f);
+	km->pae = hib_vmci_value(km->vmci, km->ps, "CONFIG_X86_PAE=", v, sizeof(v)) && v[0] == 'y';
+	if (!km->pae)
+		km->root &= ~UINT64_C(0xfff);
+	km->levels = km->pae ? 3 : 2;
+	km->shift = 12;
+	km->mmu = km->root ? KM_MMU_X86_32 : KM_MMU_NONE;
+	km->mmu_why = "the i386 record has no CR3";
+}
+
+static int walk_x86_32(struct hib_kmem *km, uint64_t va, uint64_t *pa)
+{
+	struct hib_image *img = km->img;
+	unsigned int w = km->pae ? 8 : 4, lvl;
+	uint64_t table = km->root, e;
+
+	va &= 0xffffffffu;
+	for (lvl = (unsigned int)km->levels; lvl >= 1; lvl--) {
+		/* non-PAE: 22 and 12; PAE: 30 (4 entries), 21, 12 */
+		unsigned int s = km->pae ? (lvl == 3 ? 30 : lvl == 2 ? 21 : 12) : (lvl == 2 ? 22 : 12);
+		unsigned int bits = km->pae ? (lvl == 3 ? 2 : 9) : 10;
+		unsigned char b[8];
+		int rc = hib_kmem_read_phys(km, table + ((va >> s) & ((1u << bits) - 1)) * w, b, w);
+
+		if (rc)
+			return rc;
+		e = hib_get_word(&img->lay, b, w);
+		if (!(e & X86_PRESENT))
+			return hib_seterr(img, HIB_ERR_UNSUPPORTED,
+					  "virtual address 0x%" PRIx64 " is not mapped (level %u entry 0x%" PRIx64 ")",
+					  va, lvl, e);
+		e &= km->pae ? X86_PFN_MASK : 0xfffff000u;
+		if (lvl == 2 && (hib_get_word(&img->lay, b, w) & X86_PSE)) {
+			uint64_t m = (1ull << s) - 1;
+
+			*pa = (e & ~m) | (va & m);
+			return HIB_OK;
+		}
+		table = e;
+	}
+	*pa = table | (va & 0xfff);
+	return HIB_OK;
+}
+
+static void setup_riscv64(struct hib_kmem *km)
+{
+	uint64_t satp = km->img->info.satp, mode = satp >> 60;
+
+	km->mmu_why = "saved_satp has no Sv39, Sv48 or Sv57 mode";
+	if (mode < 8 || mode > 10)
+		return;
+	km->levels = (int)mode - 5;   /* Sv39 8 -> 3, Sv48 9 -> 4, Sv57 10 -> 5 */
+	km->root = (satp & ((UINT64_C(1) << 44) - 1)) << 12;
+	km->shift = 12;
+	km->mmu = KM_MMU_RISCV64;
+}
+
+static int walk_riscv64(struct hib_kmem *km, uint64_t va, uint64_t *pa)
+{
+	struct hib_image *img = km->img;
+	uint64_t table = km->root, e;
+	int lvl;
+
+	for (lvl = km->levels - 1; lvl >= 0; lvl--) {
+		unsigned int s = 12 + 9 * (unsigned int)lvl;
+		unsigned char b[8];
+		int rc = hib_kmem_read_phys(km, table + ((va >> s) & 511) * 8, b, 8);
+
+		if (rc)
+			return rc;
+		e = hib_get_word(&img->lay, b, 8);
+		if (!(e & 1))
+			return hib_seterr(img, HIB_ERR_UNSUPPORTED,
+					  "virtual address 0x%" PRIx64 " is not mapped (level %d entry 0x%" PRIx64 ")",
+					  va, lvl, e);
+		table = ((e >> 10) & ((UINT64_C(1) << 44) - 1)) << 12;
+		if (e & 0xe) {   /* R, W or X: a leaf */
+			uint64_t m = (1ull << s) - 1;
+
+			*pa = (table & ~m) | (va & m);
+			return HIB_OK;
+		}
+	}
+	return hib_seterr(img, HIB_ERR_DAMAGED,
+			  "virtual address 0x%" PRIx64 ": no leaf after the last level", va);
+}
+
 static void setup(struct hib_kmem *km)
 {
 	km->mmu_ready = true;
@@ -195,8 +298,14 @@ static void setup(struct hib_kmem *km)
 	case HIB_ARCH_ARM64:
 		setup_arm64(km);
 		break;
+	case HIB_ARCH_X86_32:
+		setup_x86_32(km);
+		break;
+	case HIB_ARCH_RISCV64:
+		setup_riscv64(km);
+		break;
 	default:
-		km->mmu_why = "kernel virtual addresses are read on x86_64 and arm64 only";
+		km->mmu_why = "kernel virtual addresses are read on x86_64, arm64, i386 and riscv64 only";
 		break;
 	}
 }
@@ -210,6 +319,10 @@ int hib_kmem_vtop(struct hib_kmem *km, uint64_t va, uint64_t *pa)
 		return walk_x86_64(km, va, pa);
 	case KM_MMU_ARM64:
 		return walk_arm64(km, va, pa);
+	case KM_MMU_X86_32:
+		return walk_x86_32(km, va, pa);
+	case KM_MMU_RISCV64:
+		return walk_riscv64(km, va, pa);
 	default:
 		return hib_seterr(km->img, HIB_ERR_UNSUPPORTED,
 				  "cannot translate kernel virtual addresses: %s", km->mmu_why);
@@ -330,7 +443,9 @@ int hib_kmem_linear_offset(struct hib_kmem *km, uint64_t lo, uint64_t *voff)
 					  "the linear map does not map 0x%" PRIx64 " where VMCOREINFO puts it", lo);
 		return HIB_OK;
 	default:
-		return hib_kmem_vtop(km, 0, &pa);   /* says why */
+		(void)pa;
+		return hib_seterr(km->img, HIB_ERR_UNSUPPORTED,
+				  "the linear map is found on x86_64 and arm64 only");
 	}
 }
 

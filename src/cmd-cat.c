@@ -25,7 +25,7 @@ static const struct cli_opt cat_opts[] = {
 	{ "phys", required_argument, 'a', "<addr>[+<len>]",
 	  "len bytes of physical memory from addr\n(default: to the end of addr's page)" },
 	{ "virt", required_argument, OPT_LONG + 0, "<addr>[+<len>]",
-	  "len bytes at kernel virtual address addr,\nthrough the kernel's page tables (x86_64,\narm64; default: to the end of its page)" },
+	  "len bytes at kernel virtual address addr,\nthrough the kernel's page tables\n(default: to the end of its page)" },
 	{ "slot", required_argument, 's', "<n>",
 	  "swap slot n, raw: a page of a swap area;\nof a swap file in place, its page n" },
 	{ NULL, 0, 0, NULL, NULL }

@@ -105,8 +105,8 @@ int cmd_dmesg(int argc, char **argv)
 		.synopsis = "[options] <spec>",
 		.about = "Print the kernel log of the hibernated system: its printk ring buffer\n"
 			 "(5.10+) as the image saved it, found through the VMCOREINFO page and the\n"
-			 "kernel's own page tables (x86_64, arm64). The whole stream is read and\n"
-			 "checked first.",
+			 "kernel's own page tables (x86_64, arm64, i386, riscv64). The whole stream\n"
+			 "is read and checked first.",
 		.epilog = "Exit status: 0 the log printed, 1 a damaged image, 2 usage error or an\n"
 			  "input that is no image, 3 I/O error, 5 no log found in the image\n"
 			  "(hibimg-dmesg(1)).\n",

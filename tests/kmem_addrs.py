@@ -16,6 +16,9 @@ kernel's own formulas:
   arm64:  __pa_symbol(x) = x - kimage_voffset;
           __va(pa) = (pa - PHYS_OFFSET) | PAGE_OFFSET, PAGE_OFFSET =
           -(1 << VA_BITS) (arch/arm64/include/asm/memory.h, 5.11+)
+  riscv64: x - va_kernel_pa_offset; __va(pa) = pa - phys_ram_base +
+          PAGE_OFFSET
+  i386:   x - 0xc0000000 (VMSPLIT_3G), the image being in lowmem
 Independent of hibimg: only the raw bytes and the map are read.
 """
 import re
@@ -57,6 +60,16 @@ def main():
         # VMCOREINFO_NUMBER() prints %ld: decimal, may be negative
         pa = va - 0xffffffff80000000 + int(v.get('NUMBER(phys_base)', '0'))
         lin = (pa + 0xffff888000000000) & M64
+    elif 'NUMBER(va_kernel_pa_offset)' in v:
+        # riscv64: kernel_mapping_va_to_pa(); __va(pa) = pa + PAGE_OFFSET
+        # - phys_ram_base (arch/riscv/include/asm/page.h)
+        pa = (va - int(v['NUMBER(va_kernel_pa_offset)'], 16)) & M64
+        lin = (pa - int(v['NUMBER(phys_ram_base)']) + int(v['NUMBER(PAGE_OFFSET)'], 16)) & M64
+    elif va >> 32 == 0:
+        # i386: the image lies in lowmem, the linear map itself, at
+        # PAGE_OFFSET 0xc0000000 (VMSPLIT_3G, as i61.config has it)
+        pa = va - 0xc0000000
+        lin = va
     else:
         pa = (va - int(v['NUMBER(kimage_voffset)'], 16)) & M64
         page_offset = (-(1 << int(v['NUMBER(VA_BITS)']))) & M64

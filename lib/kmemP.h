@@ -11,6 +11,7 @@
 #include "hibimgP.h"
 
 #define KM_CACHE 4
+#define KM_TLB 8
 
 struct km_chunk {
 	uint64_t map_entry;
@@ -53,6 +54,7 @@ struct hib_kmem {
 	uint64_t phys_offset;       /* arm64 */
 	int have_phys_offset;
 	bool pae;                   /* i386: PAE tables */
+	struct { bool valid; uint64_t va, pa; } tlb[KM_TLB];   /* read_virt's pages */
 	bool lpa2;                  /* arm64: 52-bit output addresses, FEAT_LPA2 */
 };
 

@@ -329,6 +329,29 @@ int hib_kmem_vtop(struct hib_kmem *km, uint64_t va, uint64_t *pa)
 	}
 }
 
+/* The last few pages translated: a log record's reads stay on a page or
+ * two, and the descriptor and info arrays on a few more. */
+static int vtop_cached(struct hib_kmem *km, uint64_t va, uint64_t *pa)
+{
+	uint64_t page = va - va % km->ps;
+	unsigned int i, slot = (unsigned int)(page / km->ps) % KM_TLB;
+	int rc;
+
+	for (i = 0; i < KM_TLB; i++)
+		if (km->tlb[i].valid && km->tlb[i].va == page) {
+			*pa = km->tlb[i].pa + va % km->ps;
+			return HIB_OK;
+		}
+	rc = hib_kmem_vtop(km, page, pa);
+	if (rc)
+		return rc;
+	km->tlb[slot].valid = true;
+	km->tlb[slot].va = page;
+	km->tlb[slot].pa = *pa;
+	*pa += va % km->ps;
+	return HIB_OK;
+}
+
 int hib_kmem_read_virt(struct hib_kmem *km, uint64_t va, void *buf, size_t len)
 {
 	unsigned char *dst = buf;
@@ -336,7 +359,7 @@ int hib_kmem_read_virt(struct hib_kmem *km, uint64_t va, void *buf, size_t len)
 	while (len) {
 		uint64_t pa;
 		size_t n = km->ps - va % km->ps;
-		int rc = hib_kmem_vtop(km, va, &pa);
+		int rc = vtop_cached(km, va, &pa);
 
 		if (rc == HIB_OK)
 			rc = hib_kmem_read_phys(km, pa, dst, n > len ? len : n);

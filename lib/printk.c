@@ -41,12 +41,13 @@ struct hib_printk {
 	uint64_t id, head, id_mask;
 	uint64_t left;              /* ids still to visit */
 	bool done, have_level;
-	unsigned char *text;        /* one record's block */
+	unsigned char *text;        /* one record's text, PK_TEXT_MAX bytes */
 	struct hib_printk_rec rec;
 };
 
 #define PK_SIZE_BITS_MAX 28         /* log_buf_len is at most 1 << 25 (LOG_BUF_LEN_MAX), and a bit */
 #define PK_COUNT_BITS_MAX 26
+#define PK_TEXT_MAX 65536u          /* printk_info.text_len is a u16 */
 
 static int need(struct hib_kmem *km, const char *key, int64_t *v)
 {
@@ -170,7 +171,9 @@ int hib_printk_open(struct hib_kmem *km, struct hib_printk **out)
 	pk->id = tail & pk->id_mask;
 	pk->left = 1ull << cb;
 	pk->have_level = o.info_caller == o.info_len + 4;
-	pk->text = malloc((size_t)1 << sb);
+	/* a record's text is at most a u16 text_len: never the ring's size,
+	 * which the image chooses */
+	pk->text = malloc(PK_TEXT_MAX);
 	if (!pk->text) {
 		rc = hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
 		goto fail;
@@ -221,6 +224,8 @@ static int get_text(struct hib_printk *pk, uint64_t begin, uint64_t next,
 	n -= word;
 	if (text_len < n)
 		n = text_len;
+	if (n > PK_TEXT_MAX)
+		n = PK_TEXT_MAX;
 	rc = hib_kmem_read_virt(km, pk->data + at + word, pk->text, n);
 	if (rc)
 		return rc;

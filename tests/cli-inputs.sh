@@ -122,7 +122,7 @@ check "a terminal on stdin: exit 2" test $? = 2
 check "a terminal on stdin is refused" grep -q "hibimg cat: standard input is a terminal" "$TMP/tty"
 # commands that need a file or a device refuse '-' by name
 for c in "dump - header" "info -" "simulate -" "recompress --to lz4 - $TMP/re.img" \
-	 "export -F elf - $TMP/x.elf"; do
+	 "export -F elf - $TMP/x.elf" "dmesg -"; do
 	set -- $c
 	run_hib 2 "$@"
 	err_is "hibimg $1: reading standard input is not supported here: $1 needs a file or a device (verify, stats, export -F raw|lime and cat read a stream from '-'); a file named '-' is ./-"

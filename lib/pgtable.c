@@ -40,6 +40,19 @@ static bool vmci_ld(const struct hib_kmem *km, const char *key, int64_t *v)
 	return hib_vmci_ld(km->vmci, km->ps, key, v);
 }
 
+/* One table entry; a table page the image lacks is named as one. */
+static int read_entry(struct hib_kmem *km, uint64_t pa, void *b, size_t w,
+		      uint64_t va, int lvl)
+{
+	int rc = hib_kmem_read_phys(km, pa, b, w);
+
+	if (rc == HIB_ERR_UNSUPPORTED)
+		return hib_seterr(km->img, rc,
+				  "virtual address 0x%" PRIx64 ": its level %d page table (PFN 0x%" PRIx64 ") was not saved in the image",
+				  va, lvl, pa / km->ps);
+	return rc;
+}
+
 static void setup_x86_64(struct hib_kmem *km)
 {
 	uint64_t top;
@@ -68,7 +81,7 @@ static int walk_x86_64(struct hib_kmem *km, uint64_t va, uint64_t *pa)
 	for (lvl = km->levels; lvl >= 1; lvl--) {
 		unsigned int s = 12 + 9 * (unsigned int)(lvl - 1);
 		unsigned char b[8];
-		int rc = hib_kmem_read_phys(km, table + ((va >> s) & 511) * 8, b, 8);
+		int rc = read_entry(km, table + ((va >> s) & 511) * 8, b, 8, va, lvl);
 
 		if (rc)
 			return rc;
@@ -160,7 +173,7 @@ static int walk_arm64(struct hib_kmem *km, uint64_t va, uint64_t *pa)
 		unsigned int bits = km->va_bits - s < per ? km->va_bits - s : per;
 		uint64_t d, m = (1ull << s) - 1;
 		unsigned char b[8];
-		int rc = hib_kmem_read_phys(km, table + ((va >> s) & ((1ull << bits) - 1)) * 8, b, 8);
+		int rc = read_entry(km, table + ((va >> s) & ((1ull << bits) - 1)) * 8, b, 8, va, lvl);
 
 		if (rc)
 			return rc;
@@ -218,7 +231,7 @@ static int walk_x86_32(struct hib_kmem *km, uint64_t va, uint64_t *pa)
 		unsigned int s = km->pae ? (lvl == 3 ? 30 : lvl == 2 ? 21 : 12) : (lvl == 2 ? 22 : 12);
 		unsigned int bits = km->pae ? (lvl == 3 ? 2 : 9) : 10;
 		unsigned char b[8];
-		int rc = hib_kmem_read_phys(km, table + ((va >> s) & ((1u << bits) - 1)) * w, b, w);
+		int rc = read_entry(km, table + ((va >> s) & ((1u << bits) - 1)) * w, b, w, va, (int)lvl);
 
 		if (rc)
 			return rc;
@@ -262,7 +275,7 @@ static int walk_riscv64(struct hib_kmem *km, uint64_t va, uint64_t *pa)
 	for (lvl = km->levels - 1; lvl >= 0; lvl--) {
 		unsigned int s = 12 + 9 * (unsigned int)lvl;
 		unsigned char b[8];
-		int rc = hib_kmem_read_phys(km, table + ((va >> s) & 511) * 8, b, 8);
+		int rc = read_entry(km, table + ((va >> s) & 511) * 8, b, 8, va, lvl);
 
 		if (rc)
 			return rc;

@@ -18,7 +18,6 @@
 /* Exit status of dmesg (hibimg-dmesg(1)): the image reads, but its log
  * cannot be found (no VMCOREINFO, a kernel before 5.10, an architecture
  * whose addresses are not translated). */
-#define EXIT_NOLOG 5
 
 static const struct cli_opt dmesg_opts[] = {
 	{ "decode", no_argument, 'x', NULL,
@@ -108,7 +107,7 @@ int cmd_dmesg(int argc, char **argv)
 			 "kernel's own page tables (x86_64, arm64, i386, riscv64). The whole stream\n"
 			 "is read and checked first.",
 		.epilog = "Exit status: 0 the log printed, 1 a damaged image, 2 usage error or an\n"
-			  "input that is no image, 3 I/O error, 5 no log found in the image\n"
+			  "input that is no image, 3 I/O error, 6 no log found in the image\n"
 			  "(hibimg-dmesg(1)).\n",
 		.common = CO_VIEW | CO_QUIET | CO_RESUME | CO_SPENT,
 		.own = dmesg_opts,

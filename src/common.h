@@ -15,6 +15,7 @@
 #define EXIT_ENCRYPTED   4   /* verify: encrypted uswsusp image, structure intact,
 				content not verifiable without the key */
 #define EXIT_PARTIAL     5   /* --partial: damage found, what it spared written */
+#define EXIT_NOLOG       6   /* dmesg: the image reads, no log found in it */
 
 struct cmd {
 	const char *name;

@@ -71,7 +71,7 @@ check "-x: kern:notice before the banner" grep -q '^kern  :notice: \[ *0\.000000
 run_hib 2 dmesg -l loud "$img"
 err_has "unknown level 'loud'"
 
-# no VMCOREINFO: exit 5. An uncompressed image stores its pages as they
+# no VMCOREINFO: exit 6. An uncompressed image stores its pages as they
 # are, so the note page is found on the disk by python and its first
 # byte changed (no CRC covers raw pages): the image still reads.
 nv=$TMP/novmci.img
@@ -81,7 +81,7 @@ d = open(sys.argv[1], "rb").read()
 print(next(i for i in range(0, len(d), 4096) if d[i:i + 10] == b"OSRELEASE="))' "$nv")
 poke_str "$nv" "$off" X
 run_hib 0 verify "$nv"
-run_hib 5 dmesg "$nv"
+run_hib 6 dmesg "$nv"
 err_has "no VMCOREINFO page"
 check "no VMCOREINFO: nothing on stdout" test ! -s "$TMP/out"
 

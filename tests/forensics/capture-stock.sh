@@ -1,7 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Capture hibernation images written by STOCK Debian 12 kernels (issue 7).
-# Usage: tests/forensics/capture-stock.sh [k61] [k612] [k612-lz4]   (default: k61 k612)
+# Usage: tests/forensics/capture-stock.sh [k61] [k612] [k612-lz4] [k7x]   (default: k61 k612)
+#
+# k7x (issue 19): the newest linux-image-X.Y.Z+debN-amd64 of Debian sid that has a -dbg
+# package (7.x when this was written), found and downloaded through a private apt
+# configuration ($HIBIMG_CACHE/forensics/sid-apt: its own sources.list, lists and cache; the
+# host's sources and dpkg are never touched). From 7.x on the image package is a stub that
+# depends on linux-binary-REL (vmlinuz) and linux-modules-REL: those are unpacked too.
 #
 # k612-lz4: the k612 kernel tree (shared, not fetched again) and its image written with
 # hibernate.compressor=lz4; the capture initramfs loads crypto/lz4.ko and its deps first
@@ -19,8 +25,8 @@
 #      (skipped with HIBIMG_STOCK_VMLINUX=0: check-doctor needs the kernel, not its symbols).
 # Everything lives in $HIBIMG_CACHE/forensics/TAG/ (default /var/cache/hibimg); steps whose
 # result exists already are skipped, so a second run is free. Nothing is written to the repo.
-# Env: HIBIMG_CACHE, HIBIMG_STOCK_K61 / HIBIMG_STOCK_K612 (pin the package, e.g.
-#      linux-image-6.1.0-57-amd64), HIBIMG_FORENSICS_MEM (default 256M), HIBIMG_TIMEOUT (s).
+# Env: HIBIMG_CACHE, HIBIMG_STOCK_K61 / HIBIMG_STOCK_K612 / HIBIMG_STOCK_K7X (pin the
+#      package, e.g. linux-image-6.1.0-57-amd64), HIBIMG_FORENSICS_MEM (default 256M), HIBIMG_TIMEOUT (s).
 set -eu
 
 HERE=${STOCK_HERE:-$(cd "$(dirname "$0")" && pwd)}  # STOCK_HERE: where a script sourcing this finds it
@@ -48,17 +54,50 @@ need gcc gcc
 dpkg -s busybox-static >/dev/null 2>&1 || apt-get install -y --no-install-recommends busybox-static
 [ -e /usr/lib/x86_64-linux-gnu/libc.a ] || apt-get install -y --no-install-recommends libc6-dev
 
+# stock_apt TAG CMD ARGS...: apt-get/apt-cache for TAG's archive. k7x: Debian sid through a
+# private configuration (like fixtures/common.sh's foreign_apt), so the host, a bookworm,
+# never sees sid in its sources and nothing on it can be upgraded from there.
+SIDAPT=$FDIR/sid-apt
+stock_apt() {
+  case "$1" in
+  k7x)
+    shift
+    if [ ! -f "$SIDAPT/sources.list" ]; then
+      mkdir -p "$SIDAPT/lists/partial" "$SIDAPT/cache/archives/partial"
+      : > "$SIDAPT/status"
+      echo "deb [arch=amd64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian sid main" \
+        > "$SIDAPT/sources.list"
+    fi
+    _o="-o APT::Architecture=amd64 -o APT::Architectures::=amd64
+      -o Dir::Etc::SourceList=$SIDAPT/sources.list -o Dir::Etc::SourceParts=/nonexistent
+      -o Dir::State::Lists=$SIDAPT/lists -o Dir::State::Status=$SIDAPT/status
+      -o Dir::Cache=$SIDAPT/cache -o Debug::NoLocking=1"
+    # the lists once a day: sid moves, and a superseded kernel leaves the archive
+    if [ -z "$(find "$SIDAPT/updated" -mmin -1440 2>/dev/null)" ]; then
+      # shellcheck disable=SC2086 # $_o: options without spaces, split on purpose
+      apt-get $_o -q update >&2 && touch "$SIDAPT/updated"
+    fi
+    _c=$1; shift
+    # shellcheck disable=SC2086
+    "$_c" $_o "$@" ;;
+  *) shift; "$@" ;;
+  esac
+}
+
 # newest package of a family that also has a -dbg package in the archive
 pick_pkg() { # pick_pkg TAG
   case "$1" in
     k61)  pin=${HIBIMG_STOCK_K61:-};  s=linux-image-6.1.0;  re='^linux-image-6\.1\.0-[0-9]+-amd64$' ;;
     k612) pin=${HIBIMG_STOCK_K612:-}; s=linux-image-6.12.; re='^linux-image-6\.12\.[0-9]+\+deb12-amd64$' ;;
-    *) die "unknown kernel tag $1 (k61 k612)" ;;
+    # the newest sid has (7.x was the goal; an older one is taken, and logged, if 7.x is gone)
+    k7x)  pin=${HIBIMG_STOCK_K7X:-};  s=linux-image-;  re='^linux-image-[0-9]+\.[0-9]+\.[0-9]+\+deb[0-9]+-amd64$' ;;
+    *) die "unknown kernel tag $1 (k61 k612 k7x)" ;;
   esac
   if [ -n "$pin" ]; then echo "$pin"; return 0; fi
-  for p in $(apt-cache search --names-only "$s" | cut -d' ' -f1 |
+  for p in $(stock_apt "$1" apt-cache search --names-only "$s" | cut -d' ' -f1 |
              grep -E "$re" | sort -V -r); do
-    if apt-cache show "$p-dbg" >/dev/null 2>&1; then echo "$p"; return 0; fi
+    case "$1:$p" in k7x:linux-image-7.*) ;; k7x:*) log "note: no 7.x kernel in sid, taking $p" ;; esac
+    if stock_apt "$1" apt-cache show "$p-dbg" >/dev/null 2>&1; then echo "$p"; return 0; fi
     echo "[capture-stock] note: $p has no $p-dbg in the archive, skipped" >&2
   done
   die "no $1 kernel package with a matching -dbg package found (apt-get update?)"
@@ -68,11 +107,11 @@ pick_pkg() { # pick_pkg TAG
 download() {
   _d=$(ls "$2/$1"_*.deb 2>/dev/null | head -n1 || true)
   if [ -z "$_d" ]; then
-    _v=$(apt-cache show "$1" | sed -n 's/^Version: //p' | head -n1)
-    _s=$(apt-cache show "$1" | sed -n 's/^Size: //p' | head -n1)
+    _v=$(stock_apt "$TAG" apt-cache show "$1" | sed -n 's/^Version: //p' | head -n1)
+    _s=$(stock_apt "$TAG" apt-cache show "$1" | sed -n 's/^Size: //p' | head -n1)
     log "downloading $1 $_v ($_s bytes)"
     _t0=$(date +%s)
-    (cd "$2" && apt-get download "$1" >&2)
+    (cd "$2" && stock_apt "$TAG" apt-get download "$1" >&2)
     _d=$(ls "$2/$1"_*.deb | head -n1)
     log "downloaded $(basename "$_d") in $(( $(date +%s) - _t0 )) s"
   fi
@@ -141,21 +180,42 @@ kernel_tree() {
   KD=$FDIR/$TAG
   mkdir -p "$KD" "$FDIR/debs"
   if [ -f "$KD/package" ]; then PKG=$(cat "$KD/package"); else PKG=$(pick_pkg "$TAG"); fi
-  VER=$(apt-cache show "$PKG" 2>/dev/null | sed -n 's/^Version: //p' | head -n1 || true)
+  VER=$(stock_apt "$TAG" apt-cache show "$PKG" 2>/dev/null | sed -n 's/^Version: //p' | head -n1 || true)
   REL=${PKG#linux-image-}
   log "$TAG: $PKG ${VER:-(version not in apt cache)} release $REL"
 
   # 1. kernel tree
-  if [ ! -f "$KD/root/boot/vmlinuz-$REL" ] || [ ! -f "$KD/root/lib/modules/$REL/modules.dep" ]; then
+  if [ -z "$(stock_vmlinuz "$KD/root" "$REL")" ] || [ ! -f "$KD/root/lib/modules/$REL/modules.dep" ]; then
     DEB=$(download "$PKG" "$FDIR/debs")
     rm -rf "$KD/root"; mkdir -p "$KD/root"
     dpkg-deb -x "$DEB" "$KD/root"
-    depmod -b "$KD/root" "$REL"
     dpkg-deb -f "$DEB" Package Version > "$KD/deb-fields"
+    # 7.x split the image package: vmlinuz in linux-binary-REL, modules in linux-modules-REL
+    for part in $(dpkg-deb -f "$DEB" Depends | tr ',' '\n' | sed -n \
+                  "s/^ *\(linux-\(binary\|modules\)-$(echo "$REL" | sed 's/[.]/\\./g')\) .*/\1/p"); do
+      PDEB=$(download "$part" "$FDIR/debs")
+      dpkg-deb -x "$PDEB" "$KD/root"
+      dpkg-deb -f "$PDEB" Package Version >> "$KD/deb-fields"
+      rm -f "$PDEB"
+    done
     rm -f "$DEB"
+    # 7.x ships a merged-/usr tree (usr/lib/modules/REL/{vmlinuz,kernel}): depmod -b and
+    # modprobe -d look in lib/modules, as on the installed system where /lib is a link
+    [ -e "$KD/root/lib" ] || [ ! -d "$KD/root/usr/lib" ] || ln -s usr/lib "$KD/root/lib"
+    depmod -b "$KD/root" "$REL"
   fi
   echo "$PKG" > "$KD/package"
-  KERNEL=$KD/root/boot/vmlinuz-$REL
+  KERNEL=$(stock_vmlinuz "$KD/root" "$REL")
+  [ -n "$KERNEL" ] || die "$TAG: no vmlinuz in $KD/root (boot/vmlinuz-$REL, usr/lib/modules/$REL/vmlinuz)"
+}
+
+# stock_vmlinuz ROOT REL -> the unpacked kernel: /boot/vmlinuz-REL up to 6.x, the
+# kernel-install layout (usr/lib/modules/REL/vmlinuz) from 7.x on; empty if neither
+stock_vmlinuz() {
+  for _k in "$1/boot/vmlinuz-$2" "$1/usr/lib/modules/$2/vmlinuz"; do
+    [ -f "$_k" ] && { echo "$_k"; return 0; }
+  done
+  return 0
 }
 
 one() { # one TAG
@@ -222,14 +282,18 @@ one() { # one TAG
   # 4. debug symbols: only vmlinux (a ~1 GB .deb, which check-doctor does not need)
   if [ ! -f "$KD/vmlinux" ] && [ "${HIBIMG_STOCK_VMLINUX:-1}" != 0 ]; then
     DBG=$PKG-dbg
-    apt-cache show "$DBG" >/dev/null 2>&1 || die "$TAG: the archive has no $DBG (version $VER)"
-    DVER=$(apt-cache show "$DBG" | sed -n 's/^Version: //p' | head -n1)
+    stock_apt "$TAG" apt-cache show "$DBG" >/dev/null 2>&1 || die "$TAG: the archive has no $DBG (version $VER)"
+    DVER=$(stock_apt "$TAG" apt-cache show "$DBG" | sed -n 's/^Version: //p' | head -n1)
     [ -z "$VER" ] || [ "$DVER" = "$VER" ] || die "$TAG: $DBG is version $DVER, kernel is $VER"
     DEB=$(download "$DBG" "$FDIR/debs")
     T0=$(date +%s)
     rm -rf "$KD/dbg"; mkdir -p "$KD/dbg"
-    dpkg-deb --fsys-tarfile "$DEB" | tar -x -C "$KD/dbg" --wildcards '*/vmlinux-*'
-    VML=$(find "$KD/dbg" -type f -name "vmlinux-$REL" | head -n1)
+    # up to 6.x usr/lib/debug/boot/vmlinux-REL; 7.x: usr/lib/debug/lib/modules/REL/vmlinux
+    # (boot/vmlinux-REL is then a link to it). tar fails on the pattern a package lacks:
+    # the find below is the judge of what came out
+    dpkg-deb --fsys-tarfile "$DEB" |
+      tar -x -C "$KD/dbg" --wildcards '*/vmlinux-*' "*/lib/modules/$REL/vmlinux" 2>/dev/null || :
+    VML=$( (find "$KD/dbg" -type f -name "vmlinux-$REL"; find "$KD/dbg" -type f -path "*/modules/$REL/vmlinux") | head -n1)
     [ -n "$VML" ] || die "$TAG: no vmlinux-$REL in $DEB"
     mv "$VML" "$KD/vmlinux.tmp" && mv "$KD/vmlinux.tmp" "$KD/vmlinux"
     rm -rf "$KD/dbg" "$DEB"

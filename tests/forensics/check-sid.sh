@@ -348,7 +348,8 @@ mkdir -p "$SWORK"
 cp "$HERE/forensics_drgn.py" "$HERE/forensics_kdump.py" "$TOP/tests/export_read.py" "$SWORK/"
 echo "hibimg: $(command -v "$HIBIMG" || echo "$HIBIMG") ($("$HIBIMG" --version 2>&1 | head -n1))"
 echo "Debian sid chroot $SID:"
-chroot "$SID" dpkg-query -W -f '    ${Package} ${Version}\n' python3-drgn crash makedumpfile python3 'libkdumpfile*' libc6 2>/dev/null
+chroot "$SID" dpkg-query -W -f '${db:Status-Abbrev} ${Package} ${Version}\n' \
+  python3-drgn crash makedumpfile python3 'libkdumpfile*' libc6 2>/dev/null | sed -n 's/^ii  */    /p'
 echo "    drgn $(chroot "$SID" python3 -c 'import drgn; print(drgn.__version__, "with libkdumpfile:", drgn._with_libkdumpfile)' 2>&1)"
 [ -z "$ARM64_OK" ] || {
   echo "Debian sid arm64 tree $SIDA (run by $(qemu-aarch64-static --version | head -n1)):"

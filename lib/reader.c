@@ -228,6 +228,25 @@ static int finish(struct hib_reader *rd)
 	return HIB_OK;
 }
 
+/* Entry e's PFN and kind into pg; true when it is a data page, whose
+ * bytes the caller fetches. */
+static bool place_entry(struct hib_reader *rd, struct hib_page *pg, uint64_t e)
+{
+	struct hib_image *img = rd->img;
+
+	while (rd->run + 1 < img->n_runs && img->runs[rd->run + 1].first_entry <= e)
+		rd->run++;
+	pg->entry = e;
+	pg->pfn = img->runs[rd->run].start_pfn + (e - img->runs[rd->run].first_entry);
+	pg->data = NULL;
+	if (hib_pfn_is_zero(img, e)) {
+		pg->kind = HIB_PAGE_ZERO_FLAGGED;
+		return false;
+	}
+	pg->kind = HIB_PAGE_DATA;
+	return true;
+}
+
 /* Best effort: the walk's index holds only pages it recovered; a data
  * page's stream page follows the previous one's but where a jump says. */
 static int salvage_next(struct hib_reader *rd, struct hib_page *pg)
@@ -241,14 +260,7 @@ static int salvage_next(struct hib_reader *rd, struct hib_page *pg)
 		rd->state = RD_DONE;
 		return 0;
 	}
-	while (rd->run + 1 < img->n_runs && img->runs[rd->run + 1].first_entry <= e)
-		rd->run++;
-	pg->entry = e;
-	pg->pfn = img->runs[rd->run].start_pfn + (e - img->runs[rd->run].first_entry);
-	if (hib_pfn_is_zero(img, e)) {
-		pg->kind = HIB_PAGE_ZERO_FLAGGED;
-		pg->data = NULL;
-	} else {
+	if (place_entry(rd, pg, e)) {
 		if (rd->sv_jump < s->njp && s->jp[rd->sv_jump].entry == e)
 			sp = s->jp[rd->sv_jump++].sp;
 		else
@@ -261,7 +273,6 @@ static int salvage_next(struct hib_reader *rd, struct hib_page *pg)
 					sp, e);
 		if (rc)
 			return fail(rd, rc);
-		pg->kind = HIB_PAGE_DATA;
 		rd->prog.data_pages_done++;
 		rd->prog.stream_pages_done = sp;
 	}
@@ -300,18 +311,10 @@ int hib_reader_next_page(struct hib_reader *rd, struct hib_page *pg)
 		rd->state = RD_DONE;
 		return 0;
 	}
-	while (rd->run + 1 < img->n_runs && img->runs[rd->run + 1].first_entry <= e)
-		rd->run++;
-	pg->entry = e;
-	pg->pfn = img->runs[rd->run].start_pfn + (e - img->runs[rd->run].first_entry);
-	if (hib_pfn_is_zero(img, e)) {
-		pg->kind = HIB_PAGE_ZERO_FLAGGED;
-		pg->data = NULL;
-	} else {
+	if (place_entry(rd, pg, e)) {
 		rc = hib_rd_stream_page(rd, &pg->data);
 		if (rc)
 			return fail(rd, rc);
-		pg->kind = HIB_PAGE_DATA;
 		rd->prog.data_pages_done++;
 	}
 	rd->pfn_entry++;

@@ -150,6 +150,24 @@ static int add_record(struct walk *w, enum hib_damage_kind k, uint64_t chunk,
 	return HIB_OK;
 }
 
+/* The record cap reached: one last record covers map entries e..n-1,
+ * so the walk stays bounded and says where it stopped. */
+static int give_up(struct walk *w, uint64_t chunk, uint64_t e, uint64_t n, const char *what)
+{
+	uint64_t idx;
+	char msg[96];
+	int rc;
+
+	snprintf(msg, sizeof(msg), "too many damaged %s: the rest of the stream is not walked",
+		 what);
+	rc = add_record(w, HIB_DAMAGE_DECODE, chunk, e, msg, &idx);
+	if (rc == HIB_OK) {
+		w->s->dm[idx].map_entries = n - e;
+		rc = add_item(w, false, false, idx, 0);
+	}
+	return rc;
+}
+
 /* Raw images: one stream page per map entry; only reads can fail. */
 static int walk_raw(struct walk *w)
 {
@@ -164,16 +182,8 @@ static int walk_raw(struct walk *w)
 
 		if (sp > img->info.pages - 1)
 			break;
-		if (w->s->ndm >= SV_MAX_RECORDS) {
-			rc = add_record(w, HIB_DAMAGE_DECODE, sp - 1, e,
-					"too many damaged pages: the rest of the stream is not walked",
-					&idx);
-			if (rc == HIB_OK) {
-				w->s->dm[idx].map_entries = n - e;
-				rc = add_item(w, false, false, idx, 0);
-			}
-			return rc;
-		}
+		if (w->s->ndm >= SV_MAX_RECORDS)
+			return give_up(w, sp - 1, e, n, "pages");
 		msg[0] = 0;
 		t = hib_sv_try_raw(img, &w->c, e, msg, sizeof(msg));
 		if (t == SV_OK) {
@@ -215,16 +225,8 @@ static int walk_compressed(struct walk *w)
 		enum sv_try t, t2 = SV_DECODE;
 		bool one;
 
-		if (w->s->ndm >= SV_MAX_RECORDS) {
-			rc = add_record(w, HIB_DAMAGE_DECODE, k, e,
-					"too many damaged chunks: the rest of the stream is not walked",
-					&idx);
-			if (rc == HIB_OK) {
-				w->s->dm[idx].map_entries = n - e;
-				rc = add_item(w, false, false, idx, 0);
-			}
-			return rc;
-		}
+		if (w->s->ndm >= SV_MAX_RECORDS)
+			return give_up(w, k, e, n, "chunks");
 
 		msg[0] = 0;
 		t = hib_sv_try(img, &w->c, e, &cmp_len, &need, &pages, msg, sizeof(msg));

@@ -13,13 +13,15 @@
  *   page_desc[]        one per bit of the 2nd bitmap, in PFN order
  *   page data          from the next block on, compressed or raw
  *
- * Saved pages of zeros (zero-flagged, or data that is all zeros) are in
- * the 1st bitmap only, as makedumpfile's dump level 1 leaves them out:
- * crash and libkdumpfile call them excluded (crash --zero_excluded and
- * libkdumpfile's file.zero_excluded read them as zeros). With
- * HIB_KDUMP_ZERO_STORE they are dumped instead, every one a page_desc of
- * the one page of zeros written ahead of the data, as dump level 0 does:
- * 24 bytes a page, and every reader reads them as they are. PFNs the
+ * Saved pages of zeros (zero-flagged, or data that is all zeros) are,
+ * by default (HIB_KDUMP_ZERO_STORE), dumped as makedumpfile -d 1 dumps
+ * them: every one a page_desc of the one page of zeros written ahead of
+ * the data (its pd_zero; makedumpfile 1.7.8's -c -d 1 file of a hibimg
+ * ELF export has every saved PFN in its 2nd bitmap), 24 bytes a page,
+ * and every reader reads them as they are. HIB_KDUMP_ZERO_OMIT leaves
+ * them in the 1st bitmap only: crash and libkdumpfile call them excluded
+ * (crash stops at the first unless run with --zero_excluded;
+ * libkdumpfile's file.zero_excluded reads them as zeros). PFNs the
  * image does not list are in neither bitmap: not RAM the image knows.
  *
  * One pass of the stream, memory bounded by buffers, not by RAM: the
@@ -208,7 +210,7 @@ static int drain(struct kx *x, struct kjob *j)
 
 		memset(d, 0, sizeof(d));
 		/* STORE: every page of zeros points at the one written first,
-		 * as makedumpfile's pd_zero at dump level 0 */
+		 * as makedumpfile's pd_zero at dump level 1 */
 		put(d, j->zero[i] ? x->zero_off : x->data_cur, 8, x->be);
 		put(d + 8, size, 4, x->be);
 		put(d + 12, j->len[i] ? hib_kcodec_flag(x->codec) : 0, 4, x->be);

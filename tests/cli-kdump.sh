@@ -47,7 +47,7 @@ for name in $NAMES; do
 	[ "$name" = k61-lzo ] && codecs="zstd zlib lzo none"
 	for codec in $codecs; do
 		out=$TMP/$name.$codec.kdump
-		run_hib 0 export --json --format kdump --kdump-compress $codec "$img" "$out"
+		run_hib 0 export --json --format kdump --kdump-compress $codec -z omit "$img" "$out"
 		cp "$TMP/out" "$TMP/json"
 		check "$name $codec: the summary is valid doc-export" \
 			python3 "$top_srcdir/tests/jsonview.py" validate \
@@ -102,14 +102,16 @@ for name in $NAMES; do
 		check "$t: libkdumpfile with file.zero_excluded: every PFN = the raw export's" \
 			test "$(kv zero_excluded_bad "$TMP/l")" = 0
 	done
-	# --zero-pages store: every saved page dumped, the zero ones as one
-	# shared page (makedumpfile -d 0); libkdumpfile then reads every PFN
-	# the kernel saved without file.zero_excluded
+	# --zero-pages store, the default: every saved page dumped, the zero
+	# ones as one shared page (makedumpfile -d 1's pd_zero); libkdumpfile
+	# then reads every PFN the kernel saved without file.zero_excluded
 	case $name in k61-lzo|k612nz-lzo|arm612-64k-lz4|i61-lzo)
 		out=$TMP/$name.store.kdump
 		t="$name kdump --zero-pages store"
 		run_hib 0 export --json --format kdump -z store "$img" "$out"
 		cp "$TMP/out" "$TMP/json"
+		run_hib 0 export -q --format kdump "$img" "$TMP/$name.default.kdump"
+		check "$t: is the default (byte for byte)" cmp -s "$out" "$TMP/$name.default.kdump"
 		$PY parse "$ps" $word "$out" "$raw" >"$TMP/p" || fail "$t: parse failed"
 		check "$t: 2nd bitmap = 1st = need_to_copy ($need)" \
 			test "$(kv dumped "$TMP/p") $(kv ram "$TMP/p")" = "$need $need"

@@ -119,10 +119,11 @@ one() {
   fi
 }
 
-# issue 19: the kdump-compressed exports of the same image. drgn (through libkdumpfile) on the
-# default one (zero pages left out); trixie's crash on it with --zero_excluded, and on a
-# --zero-pages store one as it is (left out, crash stops at "page excluded"). Its own chroot
-# directory, so it never meets crash_run's files.
+# issue 19: the kdump-compressed exports of the same image. drgn (through libkdumpfile) on a
+# --zero-pages omit one (zero pages left out of the 2nd bitmap) and trixie's crash on it with
+# --zero_excluded (without, it stops at "page excluded"); crash on the default --zero-pages
+# store one (makedumpfile -d 1's shared zero page) as it is. Its own chroot directory, so it
+# never meets crash_run's files.
 kdump_rows() {
   TAG=$1; KD=$FDIR/$TAG; IMG=$KD/disk.img; VML=$KD/vmlinux
   [ -n "${REL:-}" ] && [ -f "$IMG" ] && [ -f "$VML" ] || return 0

@@ -7,7 +7,7 @@ Usage: forensics_platform.py CORE.elf RAW
 Prints key=value lines: the ELF class and machine python reads from the
 header (tests/export_read.py, the published layout), drgn's platform
 (arch, flags) after set_core_dump(), and for each PT_LOAD python lists
-(at most 64, spread over the file) the 64 bytes at the middle of the
+(at most 64, spread over the file; RAM runs and kernel-image aliases) the 64 bytes at the middle of the
 segment three ways: drgn's physical read, the raw export at that offset,
 and the ELF file at p_offset + delta. Exits 1 where they differ. Where
 VMCOREINFO names init_uts_ns, drgn's virtual read of its release (through
@@ -64,7 +64,9 @@ def main():
     print("arch=%s" % prog.platform.arch.name)
     print("is_64_bit=%d" % bool(prog.platform.flags & drgn.PlatformFlags.IS_64_BIT))
     print("is_little_endian=%d" % bool(prog.platform.flags & drgn.PlatformFlags.IS_LITTLE_ENDIAN))
-    loads = [p for p in d["phdrs"] if p[0] == 1 and p[3] == 0]
+    # every PT_LOAD: RAM runs (p_vaddr their linear-map address, or 0) and
+    # the kernel-image aliases alike hold their physical bytes at p_paddr
+    loads = [p for p in d["phdrs"] if p[0] == 1]
     step = max(1, len(loads) // 64)
     bad = n = 0
     with open(core, "rb") as fc, open(raw, "rb") as fr:

@@ -13,6 +13,14 @@
  * they are the last of the stream: data page d is stream page
  * pages - data_pages + d. A checkpoint every KM_STEP entries counts the
  * data pages before it, so the rank costs at most KM_STEP bit tests.
+ *
+ * A salvaged image (hib_image_set_partial()): the same pass runs the
+ * best-effort reader, so the index is the walk's recovered one, numbered
+ * among the pages recovered; a data page's stream page follows the
+ * previous one's but where the walk's jump table says, and the chunks are
+ * the walk's runs (salvage-read.c), decoded into the same cache. A PFN
+ * the damage took reads as one the image did not save, with the damage
+ * named. The walk keeps 8 bytes a chunk; nothing of it is copied here.
  */
 #include "kmemP.h"
 
@@ -113,6 +121,11 @@ int hib_kmem_open(struct hib_image *img, struct hib_kmem **out)
 		hib_kmem_free(km);
 		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
 	}
+	/* a salvaged image's chunks: the compressed bytes are scratch */
+	for (i = 0; i < KM_CACHE; i++) {
+		km->svc[i].cmp = km->cmp;
+		km->svc[i].unc = km->cache[i].unc;
+	}
 	rc = index_pass(km);
 	if (rc) {
 		hib_kmem_free(km);
@@ -135,6 +148,13 @@ void hib_kmem_free(struct hib_kmem *km)
 	free(km->cp);
 	free(km->vmci);
 	free(km);
+}
+
+const char *hib_kmem_no_vmci(const struct hib_kmem *km)
+{
+	return km->img->partial && hib_damage_lost(km->img) ?
+	       "no VMCOREINFO page among the pages recovered (the damage may have taken it)" :
+	       "the image holds no VMCOREINFO page";
 }
 
 const unsigned char *hib_kmem_vmcoreinfo(const struct hib_kmem *km, size_t *len,
@@ -194,23 +214,79 @@ static int chunk_data(struct hib_kmem *km, size_t c, const struct km_cache **out
 	return HIB_OK;
 }
 
+/* Data pages before PFN-list entry entry. */
+static uint64_t data_rank(const struct hib_kmem *km, uint64_t entry)
+{
+	uint64_t d = km->cp[entry / KM_STEP], k;
+
+	for (k = entry - entry % KM_STEP; k < entry; k++)
+		d += !hib_pfn_is_zero(km->img, k);
+	return d;
+}
+
+/* Salvaged: stream page sp out of the walk's chunks, through the cache
+ * keyed by the chunk's map entry (a raw page is read each time). */
+static int sv_data(struct hib_kmem *km, uint64_t pfn, uint64_t entry,
+		   const unsigned char **data)
+{
+	struct hib_image *img = km->img;
+	struct sv_jump j;
+	uint64_t sp, ce = UINT64_MAX;
+	struct hib_sv_cache *c = NULL;
+	bool chunked;
+	int i, rc;
+
+	if (!hib_sv_jump_at(img->salv, entry, &j))
+		return hib_seterr(img, HIB_ERR_INVAL,
+				  "internal: PFN 0x%" PRIx64 " (entry %" PRIu64 ") before the walk's first data page",
+				  pfn, entry);
+	sp = j.sp + data_rank(km, entry) - data_rank(km, j.entry);
+	chunked = hib_sv_chunk_of(img->salv, sp, &ce);
+	km->tick++;
+	for (i = 0; chunked && i < KM_CACHE; i++)
+		if (km->svc[i].valid && km->svc[i].chunk == ce) {
+			c = &km->svc[i];
+			break;
+		}
+	if (!c) {
+		for (i = 0; i < KM_CACHE; i++)
+			if (!c || km->cache[i].used < km->cache[c - km->svc].used)
+				c = &km->svc[i];
+		c->valid = false;
+	}
+	km->cache[c - km->svc].used = km->tick;
+	rc = hib_sv_page(img, c, sp, data);
+	if (rc == HIB_OK && !*data)
+		rc = hib_seterr(img, HIB_ERR_INVAL,
+				"internal: PFN 0x%" PRIx64 ": stream page %" PRIu64 " was not recovered",
+				pfn, sp);
+	return rc ? rc : 1;
+}
+
 int hib_kmem_page(struct hib_kmem *km, uint64_t pfn, const unsigned char **data)
 {
 	struct hib_image *img = km->img;
 	const struct km_cache *e;
-	uint64_t entry, d, k, sp, off;
+	uint64_t entry, d, sp, off;
 	size_t c;
 	int rc;
 
 	*data = NULL;
-	if (!hib_pfn_find(img, pfn, &entry))
+	if (!hib_pfn_find(img, pfn, &entry)) {
+		if (img->partial && hib_damage_pfn(img, pfn, km->lost, sizeof(km->lost))) {
+			km->lost_reads++;
+			return hib_seterr(img, HIB_ERR_UNSUPPORTED,
+					  "PFN 0x%" PRIx64 " was not saved in the image: %s", pfn, km->lost);
+		}
+		km->lost[0] = 0;
 		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
 				  "PFN 0x%" PRIx64 " was not saved in the image", pfn);
+	}
 	if (hib_pfn_is_zero(img, entry))
 		return 0;   /* zero-flagged: no data, all zeros */
-	d = km->cp[entry / KM_STEP];
-	for (k = entry - entry % KM_STEP; k < entry; k++)
-		d += !hib_pfn_is_zero(img, k);
+	if (img->partial)
+		return sv_data(km, pfn, entry, data);
+	d = data_rank(km, entry);
 	sp = img->info.pages - km->data_pages + d;
 	if (find_chunk(km, sp, &c))
 		return hib_seterr(img, HIB_ERR_DAMAGED,

@@ -9,6 +9,7 @@
 #define _HIBIMG_KMEMP_H
 
 #include "hibimgP.h"
+#include "salvageP.h"
 
 #define KM_CACHE 4
 #define KM_TLB 8
@@ -56,6 +57,12 @@ struct hib_kmem {
 	bool pae;                   /* i386: PAE tables */
 	struct { bool valid; uint64_t va, pa; } tlb[KM_TLB];   /* read_virt's pages */
 	bool lpa2;                  /* arm64: 52-bit output addresses, FEAT_LPA2 */
+
+	/* best effort (hib_image_set_partial()): chunks through the walk's
+	 * runs, decoded into cache[i].unc and cmp (no buffers of their own) */
+	struct hib_sv_cache svc[KM_CACHE];
+	uint64_t lost_reads;        /* reads of a page the damage took */
+	char lost[200];             /* the last one's words */
 };
 
 /* chunk1.c */
@@ -63,6 +70,10 @@ HIB_HIDDEN int hib_chunk1_decode(struct hib_image *img, uint64_t map_entry,
 				 uint64_t disk_pages, uint64_t cmp_len,
 				 unsigned char *cmp, unsigned char *unc,
 				 size_t *unc_len);
+
+/* Why the kernel's variables cannot be read without VMCOREINFO: on a
+ * salvaged image the damage may have taken the page. */
+HIB_HIDDEN const char *hib_kmem_no_vmci(const struct hib_kmem *km);
 
 /* pgtable.c, for the PT_LOADs of a core (export-vaddr.c): VA - PA of the
  * linear map, checked at the saved address lo; and where a mapping at

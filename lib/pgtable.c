@@ -44,12 +44,14 @@ static bool vmci_ld(const struct hib_kmem *km, const char *key, int64_t *v)
 static int read_entry(struct hib_kmem *km, uint64_t pa, void *b, size_t w,
 		      uint64_t va, int lvl)
 {
+	uint64_t lost = km->lost_reads;
 	int rc = hib_kmem_read_phys(km, pa, b, w);
 
 	if (rc == HIB_ERR_UNSUPPORTED)
 		return hib_seterr(km->img, rc,
-				  "virtual address 0x%" PRIx64 ": its level %d page table (PFN 0x%" PRIx64 ") was not saved in the image",
-				  va, lvl, pa / km->ps);
+				  "virtual address 0x%" PRIx64 ": its level %d page table (PFN 0x%" PRIx64 ") was not saved in the image%s%s",
+				  va, lvl, pa / km->ps, km->lost_reads != lost ? ": " : "",
+				  km->lost_reads != lost ? km->lost : "");
 	return rc;
 }
 
@@ -301,7 +303,7 @@ static void setup(struct hib_kmem *km)
 	km->mmu_ready = true;
 	km->mmu = KM_MMU_NONE;
 	if (!km->vmci) {
-		km->mmu_why = "the image holds no VMCOREINFO page";
+		km->mmu_why = hib_kmem_no_vmci(km);
 		return;
 	}
 	switch (km->img->info.arch) {

@@ -184,6 +184,35 @@ int hib_sv_page(struct hib_image *img, struct hib_sv_cache *c, uint64_t sp,
 	return HIB_OK;
 }
 
+bool hib_sv_chunk_of(const struct hib_salvage *s, uint64_t sp, uint64_t *e)
+{
+	uint64_t k = run_of(s, sp);
+
+	if (k == s->nrun || !s->run[k].n)
+		return false;
+	*e = s->ent[s->run[k].first + (sp - s->run[k].first_sp) / UNC_PAGES];
+	return true;
+}
+
+bool hib_sv_jump_at(const struct hib_salvage *s, uint64_t e, struct sv_jump *j)
+{
+	uint64_t lo = 0, hi = s->njp;
+
+	/* the jumps ascend by entry, as index_pages() made them */
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (s->jp[mid].entry <= e)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return false;
+	*j = s->jp[lo - 1];
+	return true;
+}
+
 enum sv_try hib_sv_try_raw(struct hib_image *img, struct hib_sv_cache *c, uint64_t e,
 			   char *msg, size_t cap)
 {

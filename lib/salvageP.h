@@ -64,6 +64,19 @@ HIB_HIDDEN bool hib_sv_holds(const struct hib_salvage *s, uint64_t sp);
  * holds it. */
 HIB_HIDDEN int hib_sv_page(struct hib_image *img, struct hib_sv_cache *c, uint64_t sp,
 			   const unsigned char **pg);
+/* For random reads of a salvaged image (kmem.c): the map entry of the
+ * chunk holding stream page sp, false where a raw run or nothing holds it
+ * (a cache keyed by it can then tell a hit); and the last jump of the
+ * walk's index at or before recovered entry e, false where none is. */
+HIB_HIDDEN bool hib_sv_chunk_of(const struct hib_salvage *s, uint64_t sp, uint64_t *e);
+HIB_HIDDEN bool hib_sv_jump_at(const struct hib_salvage *s, uint64_t e,
+			       struct sv_jump *j);
+/* damage.c: whether the damage took (or may have taken) the page of pfn,
+ * one that the recovered index lacks, with the report's words for it. */
+HIB_HIDDEN bool hib_damage_pfn(const struct hib_image *img, uint64_t pfn,
+			       char *why, size_t cap);
+/* Whether the walk lost any page (a CRC mismatch alone loses none). */
+HIB_HIDDEN bool hib_damage_lost(const struct hib_image *img);
 /* Decodes the chunk at map entry e into c (cmp, unc): HIB_OK with its
  * length and pages; HIB_ERR_DAMAGED with why in msg. */
 enum sv_try { SV_OK, SV_LENGTH, SV_DECODE, SV_TRUNC };

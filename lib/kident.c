@@ -31,7 +31,7 @@ static void take_field(char *dst, const unsigned char *src)
 static void read_uts(struct hib_kmem *km, struct hib_kernel_id *k)
 {
 	unsigned char b[6 * UTS_LEN];
-	uint64_t va;
+	uint64_t va, lost;
 	int64_t off;
 
 	if (!hib_vmci_lx(km->vmci, km->ps, "SYMBOL(init_uts_ns)=", &va)) {
@@ -44,8 +44,11 @@ static void read_uts(struct hib_kmem *km, struct hib_kernel_id *k)
 		return;
 	}
 	k->uts_va = va + (uint64_t)off;
+	lost = km->lost_reads;
 	if (hib_kmem_read_virt(km, k->uts_va, b, sizeof(b))) {
-		k->uts_why = "init_uts_ns could not be read";
+		k->uts_why = km->lost_reads != lost ?
+			     "init_uts_ns could not be read: the damage took its page or a page table" :
+			     "init_uts_ns could not be read";
 		return;
 	}
 	/* the name starts with sysname "Linux" on every kernel */
@@ -68,9 +71,12 @@ static void read_cmdline(struct hib_kmem *km, struct hib_kernel_id *k)
 	const size_t n = sizeof(pfx) - 1;
 	struct hib_printk *pk;
 	const struct hib_printk_rec *r;
+	uint64_t lost = km->lost_reads;
 
 	if (hib_printk_open(km, &pk)) {
-		k->cmdline_why = "the log cannot be read";
+		k->cmdline_why = km->lost_reads != lost ?
+				 "the log cannot be read: the damage took a page of its ring" :
+				 "the log cannot be read";
 		return;
 	}
 	while (hib_printk_next(pk, &r) == 1) {
@@ -90,9 +96,11 @@ static void read_cmdline(struct hib_kmem *km, struct hib_kernel_id *k)
 		k->have_cmdline = 1;
 		break;
 	}
-	hib_printk_free(pk);
 	if (!k->have_cmdline)
-		k->cmdline_why = "no \"Kernel command line:\" record in the log";
+		k->cmdline_why = hib_printk_skipped(pk) ?
+				 "no \"Kernel command line:\" record among those the damage left" :
+				 "no \"Kernel command line:\" record in the log";
+	hib_printk_free(pk);
 }
 
 int hib_kmem_identity(struct hib_kmem *km, struct hib_kernel_id *out)
@@ -104,7 +112,7 @@ int hib_kmem_identity(struct hib_kmem *km, struct hib_kernel_id *out)
 		return rc;
 	memset(&k, 0, sizeof(k));
 	if (!km->vmci) {
-		k.uts_why = k.cmdline_why = "the image holds no VMCOREINFO page";
+		k.uts_why = k.cmdline_why = hib_kmem_no_vmci(km);
 	} else {
 		/* 40 hex digits of the NT_GNU_BUILD_ID note, as printed */
 		if (hib_vmci_value(km->vmci, km->ps, "BUILD-ID=", k.build_id,

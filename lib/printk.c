@@ -17,6 +17,11 @@
  * printk_info's level and facility are not in VMCOREINFO: they are the
  * bytes after u16 text_len (u8 facility; u8 flags:5, level:3), the layout
  * since 5.10; taken only where caller_id follows them as it does there.
+ *
+ * A salvaged image (hib_image_set_partial()): a record whose descriptor,
+ * info or text the damage took (or a page table mapping them) is skipped
+ * and counted (hib_printk_skipped()); the ring itself, its prb and the
+ * VMCOREINFO page, must be there, or there is no log to read.
  */
 #include "kmemP.h"
 
@@ -40,6 +45,7 @@ struct hib_printk {
 	unsigned int count_bits, size_bits;
 	uint64_t id, head, id_mask;
 	uint64_t left;              /* ids still to visit */
+	uint64_t skipped;           /* records the damage took a page of */
 	bool done, have_level;
 	unsigned char *text;        /* one record's text, PK_TEXT_MAX bytes */
 	struct hib_printk_rec rec;
@@ -115,19 +121,31 @@ static int read_u64(struct hib_kmem *km, uint64_t va, uint64_t *v)
 	return rc;
 }
 
+/* The ring's own pages went with the damage: no log, said as such. */
+static int ring_lost(struct hib_kmem *km, uint64_t lost, int rc)
+{
+	char why[sizeof(km->img->err)];
+
+	if (km->lost_reads == lost)
+		return rc;
+	memcpy(why, km->img->err, sizeof(why));
+	return hib_seterr(km->img, rc, "no printk ring buffer: the damage took a page of it: %s", why);
+}
+
 int hib_printk_open(struct hib_kmem *km, struct hib_printk **out)
 {
 	struct hib_image *img = km->img;
 	struct hib_printk *pk;
 	struct pk_off o;
-	uint64_t prb_sym, rb, tail, word = img->lay.word;
+	uint64_t prb_sym, rb, tail, word = img->lay.word, lost;
 	uint32_t cb, sb;
 	int rc;
 
 	*out = NULL;
 	if (!km->vmci)
-		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
-				  "no printk ring buffer: the image holds no VMCOREINFO page");
+		return hib_seterr(img, HIB_ERR_UNSUPPORTED, "no printk ring buffer: %s",
+				  hib_kmem_no_vmci(km));
+	lost = km->lost_reads;
 	if (!hib_vmci_lx(km->vmci, km->ps, "SYMBOL(prb)=", &prb_sym))
 		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
 				  "no printk ring buffer: VMCOREINFO has no SYMBOL(prb) line (before 5.10?)");
@@ -136,7 +154,7 @@ int hib_printk_open(struct hib_kmem *km, struct hib_printk **out)
 		return rc;
 	rc = hib_kmem_read_word(km, prb_sym, &rb);
 	if (rc)
-		return rc;
+		return ring_lost(km, lost, rc);
 	pk = calloc(1, sizeof(*pk));
 	if (!pk)
 		return hib_seterr(img, HIB_ERR_NOMEM, "out of memory");
@@ -155,8 +173,10 @@ int hib_printk_open(struct hib_kmem *km, struct hib_printk **out)
 		rc = read_u32(km, rb + o.rb_text_ring + o.tr_size_bits, &sb);
 	if (rc == HIB_OK)
 		rc = hib_kmem_read_word(km, rb + o.rb_text_ring + o.tr_data, &pk->data);
-	if (rc)
+	if (rc) {
+		rc = ring_lost(km, lost, rc);
 		goto fail;
+	}
 	if (cb > PK_COUNT_BITS_MAX || sb > PK_SIZE_BITS_MAX || sb < word ||
 	    o.info_len + 4 > o.info_size || o.desc_size < 1 || o.info_size < 1) {
 		rc = hib_seterr(img, HIB_ERR_DAMAGED,
@@ -233,57 +253,82 @@ static int get_text(struct hib_printk *pk, uint64_t begin, uint64_t next,
 	return HIB_OK;
 }
 
-int hib_printk_next(struct hib_printk *pk, const struct hib_printk_rec **out)
+/* Descriptor id's record into pk->rec: 1, or 0 where the id holds none
+ * whole (reserved, reusable or overwritten). */
+static int read_record(struct hib_printk *pk, uint64_t id, unsigned int shift)
 {
 	struct hib_kmem *km = pk->km;
 	const struct pk_off *o = &pk->o;
+	uint64_t idx = id & ((1ull << pk->count_bits) - 1);
+	uint64_t d = pk->descs + idx * (uint64_t)o->desc_size;
+	uint64_t in = pk->infos + idx * (uint64_t)o->info_size;
+	uint64_t sv, begin, next, seq, ts;
+	unsigned char lb[4];
+	size_t len;
+	int rc, state;
+
+	rc = hib_kmem_read_word(km, d + o->desc_sv + o->counter, &sv);
+	if (rc)
+		return rc;
+	state = (int)((sv >> shift) & 3);
+	if ((sv & pk->id_mask) != id || (state != 1 && state != 2))
+		return 0;
+	rc = hib_kmem_read_word(km, d + o->desc_lpos + o->lpos_begin, &begin);
+	if (rc == HIB_OK)
+		rc = hib_kmem_read_word(km, d + o->desc_lpos + o->lpos_next, &next);
+	if (rc == HIB_OK)
+		rc = read_u64(km, in + o->info_seq, &seq);
+	if (rc == HIB_OK)
+		rc = read_u64(km, in + o->info_ts, &ts);
+	if (rc == HIB_OK)
+		rc = hib_kmem_read_virt(km, in + o->info_len, lb, 4);
+	if (rc)
+		return rc;
+	rc = get_text(pk, begin, next, hib_get_word(&km->img->lay, lb, 2), &len);
+	if (rc)
+		return rc;
+	memset(&pk->rec, 0, sizeof(pk->rec));
+	pk->rec.seq = seq;
+	pk->rec.ts_nsec = ts;
+	pk->rec.text = (const char *)pk->text;
+	pk->rec.text_len = len;
+	pk->rec.have_level = pk->have_level;
+	if (pk->have_level) {
+		pk->rec.facility = lb[2];
+		pk->rec.level = lb[3] >> 5;
+	}
+	return 1;
+}
+
+int hib_printk_next(struct hib_printk *pk, const struct hib_printk_rec **out)
+{
+	struct hib_kmem *km = pk->km;
 	unsigned int shift = km->img->lay.word * 8 - 2;
 
 	*out = NULL;
 	while (!pk->done && pk->left) {
-		uint64_t id = pk->id, idx = id & ((1ull << pk->count_bits) - 1);
-		uint64_t d = pk->descs + idx * (uint64_t)o->desc_size;
-		uint64_t in = pk->infos + idx * (uint64_t)o->info_size;
-		uint64_t sv, begin, next, seq, ts;
-		unsigned char lb[4];
-		size_t len;
-		int rc, state;
+		uint64_t id = pk->id, lost = km->lost_reads;
+		int rc;
 
 		pk->left--;
 		pk->done = id == pk->head;
 		pk->id = (id + 1) & pk->id_mask;
-		rc = hib_kmem_read_word(km, d + o->desc_sv + o->counter, &sv);
-		if (rc)
-			return rc;
-		state = (int)((sv >> shift) & 3);
-		if ((sv & pk->id_mask) != id || (state != 1 && state != 2))
-			continue;   /* reserved, reusable or overwritten */
-		rc = hib_kmem_read_word(km, d + o->desc_lpos + o->lpos_begin, &begin);
-		if (rc == HIB_OK)
-			rc = hib_kmem_read_word(km, d + o->desc_lpos + o->lpos_next, &next);
-		if (rc == HIB_OK)
-			rc = read_u64(km, in + o->info_seq, &seq);
-		if (rc == HIB_OK)
-			rc = read_u64(km, in + o->info_ts, &ts);
-		if (rc == HIB_OK)
-			rc = hib_kmem_read_virt(km, in + o->info_len, lb, 4);
-		if (rc)
-			return rc;
-		rc = get_text(pk, begin, next, hib_get_word(&km->img->lay, lb, 2), &len);
-		if (rc)
-			return rc;
-		memset(&pk->rec, 0, sizeof(pk->rec));
-		pk->rec.seq = seq;
-		pk->rec.ts_nsec = ts;
-		pk->rec.text = (const char *)pk->text;
-		pk->rec.text_len = len;
-		pk->rec.have_level = pk->have_level;
-		if (pk->have_level) {
-			pk->rec.facility = lb[2];
-			pk->rec.level = lb[3] >> 5;
+		rc = read_record(pk, id, shift);
+		if (rc == HIB_ERR_UNSUPPORTED && km->lost_reads != lost) {
+			pk->skipped++;  /* best effort: the damage took a page of it */
+			continue;
 		}
+		if (rc < 0)
+			return rc;
+		if (rc == 0)
+			continue;
 		*out = &pk->rec;
 		return 1;
 	}
 	return 0;
+}
+
+uint64_t hib_printk_skipped(const struct hib_printk *pk)
+{
+	return pk->skipped;
 }

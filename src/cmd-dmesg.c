@@ -8,6 +8,7 @@
 #include "input.h"
 #include "options.h"
 #include "output.h"
+#include "partial.h"
 #include "progress.h"
 
 #include <getopt.h>
@@ -17,7 +18,9 @@
 
 /* Exit status of dmesg (hibimg-dmesg(1)): the image reads, but its log
  * cannot be found (no VMCOREINFO, a kernel before 5.10, an architecture
- * whose addresses are not translated). */
+ * whose addresses are not translated); with --partial also where the
+ * damage took the VMCOREINFO page or the ring's own: 6 beats 5, since
+ * nothing of the log went out. */
 
 static const struct cli_opt dmesg_opts[] = {
 	{ "decode", no_argument, 'x', NULL,
@@ -105,11 +108,12 @@ int cmd_dmesg(int argc, char **argv)
 		.about = "Print the kernel log of the hibernated system: its printk ring buffer\n"
 			 "(5.10+) as the image saved it, found through the VMCOREINFO page and the\n"
 			 "kernel's own page tables (x86_64, arm64, i386, riscv64). The whole stream\n"
-			 "is read and checked first.",
+			 "is read and checked first; with --partial, every chunk that decodes is\n"
+			 "kept and a record whose pages the damage took is skipped and counted.",
 		.epilog = "Exit status: 0 the log printed, 1 a damaged image, 2 usage error or an\n"
-			  "input that is no image, 3 I/O error, 6 no log found in the image\n"
-			  "(hibimg-dmesg(1)).\n",
-		.common = CO_VIEW | CO_QUIET | CO_RESUME | CO_SPENT,
+			  "input that is no image, 3 I/O error, 5 --partial: damage found, the\n"
+			  "records it left printed, 6 no log found in the image (hibimg-dmesg(1)).\n",
+		.common = CO_VIEW | CO_QUIET | CO_RESUME | CO_SPENT | CO_PARTIAL,
 		.own = dmesg_opts,
 	};
 	struct hib_image *img;
@@ -142,11 +146,17 @@ int cmd_dmesg(int argc, char **argv)
 		errtryhelp("dmesg");
 	}
 	img = open_image(argv[optind], cl.resume_offset);
-	rc = hib_image_load(img);
+	/* before the load: a cut copy's map names pages past its end */
+	rc = cl.partial ? hib_image_set_partial(img, 1) : HIB_OK;
+	if (rc == HIB_OK)
+		rc = hib_image_load(img);
 	if (rc == HIB_OK)
 		rc = hib_kmem_open(img, &km);
 	if (rc)
 		die_(rc_to_exit(rc), "%s", input_error(img));
+	/* the damage first: the log that follows is what it left */
+	if (cl.partial && !cl.quiet)
+		partial_warn(img);
 	rc = hib_printk_open(km, &pk);
 	if (rc)
 		die_(rc == HIB_ERR_UNSUPPORTED ? EXIT_NOLOG : rc_to_exit(rc),
@@ -173,15 +183,25 @@ int cmd_dmesg(int argc, char **argv)
 	if (rc < 0)
 		die_(rc == HIB_ERR_UNSUPPORTED ? EXIT_NOLOG : rc_to_exit(rc),
 		     "%s: %s", hib_image_path(img), hib_image_error(img));
-	if (machine && !cl.quiet && out_recs_print(recs, nrecs, &cl.out, "dmesg"))
+	/* --partial may leave no record: an empty list, not a table without
+	 * columns */
+	if (machine && !cl.quiet && !nrecs && cl.out.json)
+		printf("{\n   \"dmesg\": []\n}\n");
+	else if (machine && !cl.quiet && nrecs && out_recs_print(recs, nrecs, &cl.out, "dmesg"))
 		die_(EXIT_IOERR, "write error");
 	if (fflush(stdout))
 		die_(EXIT_IOERR, "write error");
+	if (hib_printk_skipped(pk) && !cl.quiet)
+		warnx_("%s: %" PRIu64 " log record%s skipped: the damage took a page %s",
+		       hib_image_path(img), hib_printk_skipped(pk),
+		       hib_printk_skipped(pk) == 1 ? "" : "s",
+		       hib_printk_skipped(pk) == 1 ? "it needs" : "each needs");
+	rc = cl.partial ? partial_status(img) : EXIT_INTACT;
 	for (i = 0; i < nrecs; i++)
 		out_rec_free(recs[i]);
 	free(recs);
 	hib_printk_free(pk);
 	hib_kmem_free(km);
 	hib_image_free(img);
-	return EXIT_INTACT;
+	return rc;
 }

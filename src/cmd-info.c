@@ -6,6 +6,7 @@
 #include "describe.h"
 #include "input.h"
 #include "options.h"
+#include "partial.h"
 #include "progress.h"
 
 #include <errno.h>
@@ -181,11 +182,11 @@ static int areas_view(const struct hib_found_list *found, struct cli *cl, int sc
  * before any failure. An error is said once: on standard error for people,
  * in the record (with its status) for scripts. */
 static int describe(struct out_rec *r, const char *spec, uint64_t offset, int scan,
-		    const struct out_opts *oo, int several)
+		    const struct out_opts *oo, int several, int partial)
 {
 	struct hib_image *img = hib_image_new();
 	struct hib_identity id = HIB_INIT(struct hib_identity);
-	int rc, opened = 0;
+	int rc, opened = 0, status = EXIT_INTACT;
 
 	if (!img)
 		die_(EXIT_IOERR, "out of memory");
@@ -219,7 +220,7 @@ static int describe(struct out_rec *r, const char *spec, uint64_t offset, int sc
 				    hib_image_error(img));
 		/* after the remains: its reads leave messages of their own */
 		if (scan && id.have_vmcoreinfo)
-			describe_kernel_id(r, img);
+			describe_kernel_id(r, img, 0);
 		goto out;
 	}
 	/* Describing a swap area or a foreign image is a success; a file
@@ -234,7 +235,10 @@ static int describe(struct out_rec *r, const char *spec, uint64_t offset, int sc
 	}
 	if (hib_image_content(img) == HIB_CONTENT_NONE)
 		goto out;
-	rc = hib_image_load(img);
+	/* before the load: a cut copy's map names pages past its end */
+	rc = partial ? hib_image_set_partial(img, 1) : HIB_OK;
+	if (rc == HIB_OK)
+		rc = hib_image_load(img);
 	/* a container's own header and map, read even where its content
 	 * cannot be */
 	describe_uswsusp(r, img);
@@ -252,13 +256,21 @@ static int describe(struct out_rec *r, const char *spec, uint64_t offset, int sc
 	if (rc)
 		goto out;
 	describe_pfns(r, img);
+	if (partial) {
+		/* what follows is what the damage left */
+		partial_fields(r, img);
+		if (!oo->quiet)
+			partial_warn(img);
+		status = partial_status(img);
+	}
 	if (scan) {
 		rc = hib_image_identify(img, &id);
 		if (rc)
 			goto out;
 		describe_identity(r, &id);
-		if (id.have_vmcoreinfo)
-			describe_kernel_id(r, img);
+		/* best effort: where the VMCOREINFO page went, said */
+		if (id.have_vmcoreinfo || partial)
+			describe_kernel_id(r, img, partial);
 	}
 	/* a swap file's slots are known in place, not from a device and -R */
 	if (scan && (hib_image_header(img)->resume_offset == 0 || hib_image_swapfile(img))) {
@@ -296,7 +308,7 @@ out:
 			warnx_("%s", input_error(img));
 	}
 	hib_image_free(img);
-	return rc_to_exit(rc);
+	return exit_worst(status, rc_to_exit(rc));
 }
 
 int cmd_info(int argc, char **argv)
@@ -311,8 +323,9 @@ int cmd_info(int argc, char **argv)
 			 "describes each area in full. A swap file is read in place, from its\n"
 			 "device: info prints the resume=UUID=... resume_offset=N line that\n"
 			 "resumes from it.",
-		.epilog = "Exit status: the worst of the areas' (hibimg(1), EXIT STATUS).\n",
-		.common = CO_VIEW | CO_QUIET | CO_RESUME | CO_VERBOSE,
+		.epilog = "Exit status: the worst of the areas' (hibimg(1), EXIT STATUS); with\n"
+			  "--partial 5 where damage was found, what it left described.\n",
+		.common = CO_VIEW | CO_QUIET | CO_RESUME | CO_VERBOSE | CO_PARTIAL,
 		.own = info_opts,
 	};
 	struct out_rec **recs;
@@ -365,7 +378,7 @@ int cmd_info(int argc, char **argv)
 
 			recs[k] = out_rec_new();
 			status = exit_worst(status, describe(recs[k], f->path, f->resume_offset,
-							     scan, &cl.out, nf > 1));
+							     scan, &cl.out, nf > 1, cl.partial));
 		}
 		n = (int)nf;
 		hib_discover_free(found);
@@ -378,7 +391,7 @@ int cmd_info(int argc, char **argv)
 			recs[i] = out_rec_new();
 			status = exit_worst(status, describe(recs[i], argv[optind + i],
 							     cl.resume_offset, scan, &cl.out,
-							     n > 1));
+							     n > 1, cl.partial));
 		}
 	}
 	if (out_recs_print(recs, (size_t)n, &cl.out, "images"))

@@ -271,7 +271,7 @@ void describe_identity(struct out_rec *r, const struct hib_identity *id)
 /* What the kernel's own variables say (hib_kmem_identity()), under the
  * identity found by scanning; a kernel whose memory cannot be walked
  * (no VMCOREINFO, an architecture not translated) shows nothing here. */
-void describe_kernel_id(struct out_rec *r, struct hib_image *img)
+void describe_kernel_id(struct out_rec *r, struct hib_image *img, int why)
 {
 	struct hib_kernel_id k = HIB_INIT(struct hib_kernel_id);
 	struct hib_kmem *km;
@@ -290,6 +290,11 @@ void describe_kernel_id(struct out_rec *r, struct hib_image *img)
 			out_rec_add(r, "build-id", "BUILD-ID", OUT_STR, "%s", k.build_id);
 		if (k.have_cmdline)
 			out_rec_add(r, "cmdline", "command line (its log)", OUT_STR, "%s", k.cmdline);
+		if (why && !k.have_uts && k.uts_why)
+			out_rec_add(r, "uname-why", "uname not read", OUT_STR, "%s", k.uts_why);
+		if (why && !k.have_cmdline && k.cmdline_why)
+			out_rec_add(r, "cmdline-why", "command line not read", OUT_STR, "%s",
+				    k.cmdline_why);
 	}
 	hib_kmem_free(km);
 }

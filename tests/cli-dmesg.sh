@@ -9,6 +9,13 @@
 #   the sidecar's kernel_release, the command line the console's "Kernel
 #   command line:" line, BUILD-ID the kernel file's;
 # - every fixture kernel is translated: x86_64, arm64, i386, riscv64;
+# - a damaged copy (tests/damage.py), --partial: with a chunk lost that
+#   holds neither the VMCOREINFO page nor init_uts_ns nor the log's text
+#   (found by damage.py's own walk), info still shows the same identity
+#   and dmesg the same >= 95 %, exit 5; the VMCOREINFO page's chunk lost,
+#   info says the kernel's variables are not read and dmesg exits 6; the
+#   log text's chunk lost, its records are skipped and counted; without
+#   --partial both fail as before;
 # - the input is never written.
 . "$(dirname "$0")/lib.sh"
 
@@ -91,4 +98,103 @@ dam=$TMP/damaged.img
 cp --sparse=always "$img" "$dam"
 poke_u64 "$dam" $((4096 - 32)) 0
 run_hib 1 dmesg "$dam"
+
+# --partial: one chunk's length word made absurd (the walk goes on at the
+# next chunk the map lists, kernel: "Invalid lzo compressed length")
+DMG="python3 $top_srcdir/tests/damage.py"
+valid() {   # valid DEF WHAT: $TMP/out against doc/hibimg.schema.json (jsonschema)
+	check "$2: -J follows \$defs/$1" \
+		python3 "$top_srcdir/tests/jsonview.py" validate "$top_srcdir/doc/hibimg.schema.json" "$1" "$TMP/out"
+}
+break_chunk() {   # break_chunk PS ORIG CHUNK COPY
+	cp --sparse=always "$2" "$4"
+	$DMG put64 "$4" "$($DMG chunks "$1" "$2" | awk -v c="$3" '$1 == c { print $3 * '"$1"' }')" 0xffffffff
+}
+for spec in k612-lzo:4096 arm612-16k-lzo:16384; do
+	name=${spec%%:*} ps=${spec#*:}
+	img=$FIX_IMG/$name.img log=$FIX_SRC/$name.log
+	[ -f "$img" ] || { fail "$name: $img missing (make fixtures)"; continue; }
+	$DMG kernel "$ps" "$img" "$(sidecar "$name" kernel_release)" "$log" >"$TMP/kern"
+	vm=$(awk '$2 == "vmcoreinfo" { print $1; exit }' "$TMP/kern")
+	logc=$(awk '$2 == "log" && $3 > n { n = $3; c = $1 } END { print c }' "$TMP/kern")
+	check "$name: damage.py finds the VMCOREINFO page ($vm), init_uts_ns and the log ($logc)" \
+		test -n "$vm" -a -n "$logc" -a "$(grep -c ' uts$' "$TMP/kern")" -ge 1
+	# the chunk that compresses least (the guest's fill, a process's
+	# pages) among those holding none of them
+	far=$($DMG chunks "$ps" "$img" | sort -k4,4nr | awk 'NR == FNR { k[$1] = 1; next }
+		!($1 in k) { print $1; exit }' "$TMP/kern" -)
+	d=$TMP/$name-far.img
+	break_chunk "$ps" "$img" "$far" "$d"
+	before=$(sha256sum <"$d")
+
+	# without --partial: as before, the damage is an error
+	run_hib 1 dmesg "$d"
+	check "$name far: no log without --partial" test ! -s "$TMP/out"
+	run_hib 1 info -J "$d"
+	check "$name far: no uname without --partial" test -z "$(json_get "$TMP/out" uname_version)"
+
+	run_hib 5 info --partial -J "$d"
+	valid doc-info "$name far: info --partial"
+	i=$TMP/info.json; cp "$TMP/out" "$i"
+	check "$name far (chunk $far): one damage record" test "$(json_get "$i" damage_records)" = 1
+	check "$name far: BUILD-ID = the kernel file's" \
+		test "$(json_get "$i" build_id)" = "$(sidecar "$name" build_id)"
+	check "$name far: uname -r = kernel_release" \
+		test "$(json_get "$i" uname_release)" = "$(sidecar "$name" kernel_release)"
+	banner=$(tr -d '\r' <"$log" | grep -o 'Linux version .*' | head -n1)
+	v=$(json_get "$i" uname_version)
+	check "$name far: uname -v ($v) ends the console's Linux version line" \
+		sh -c 'test -n "$1" && case "$2" in *" $1") exit 0;; esac; exit 1' _ "$v" "$banner"
+	cl=$(tr -d '\r' <"$log" | sed -n 's/.*\] Kernel command line: //p' | head -n1)
+	check "$name far: command line = the console's" test "$(json_get "$i" cmdline)" = "$cl"
+	check "$name far: nothing said missing" test -z "$(json_get "$i" uname_why)$(json_get "$i" cmdline_why)"
+	run_hib 5 dmesg --partial "$d"
+	err_has "damage: length-absurd: chunk $far "
+	set -- $($CMP "$log" "$TMP/out" 2>/dev/null)
+	check "$name far: dmesg --partial holds >= $PCT_MIN % of the console's lines ($1/$2)" \
+		test "$2" -gt 50 -a $(( $1 * 100 )) -ge $(( $2 * PCT_MIN ))
+	check "$name far: no record skipped" sh -c '! grep -q "records* skipped" "$1"' _ "$TMP/err"
+	check "$name far: the copy is unchanged" test "$(sha256sum <"$d")" = "$before"
+
+	# the VMCOREINFO page's chunk: no kernel variables, no log (6)
+	d=$TMP/$name-vmci.img
+	break_chunk "$ps" "$img" "$vm" "$d"
+	run_hib 5 info --partial -J "$d"
+	valid doc-info "$name vmci: info --partial"
+	i=$TMP/info.json; cp "$TMP/out" "$i"
+	check "$name vmci: VMCOREINFO not found" test "$(json_get "$i" vmcoreinfo)" = false
+	check "$name vmci: no uname, no BUILD-ID" test -z "$(json_get "$i" uname_version)$(json_get "$i" build_id)"
+	check "$name vmci: uname_why says the damage may have taken it" \
+		test "$(json_get "$i" uname_why)" = "no VMCOREINFO page among the pages recovered (the damage may have taken it)"
+	run_hib 5 info --partial "$d"
+	out_has "uname not read *no VMCOREINFO page among the pages recovered"
+	run_hib 6 dmesg --partial "$d"
+	err_has "no printk ring buffer: no VMCOREINFO page among the pages recovered"
+	check "$name vmci: no log on stdout" test ! -s "$TMP/out"
+
+	# the log text's chunk, where it holds neither of the others: its
+	# records skipped and counted, every one the intact image has
+	if grep -q "^$logc \(vmcoreinfo\|uts\)" "$TMP/kern"; then
+		continue
+	fi
+	d=$TMP/$name-log.img
+	break_chunk "$ps" "$img" "$logc" "$d"
+	run_hib 0 dmesg -J "$img"
+	all=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["dmesg"]))' "$TMP/out")
+	run_hib 5 dmesg --partial -J "$d"
+	valid doc-dmesg "$name log: dmesg --partial"
+	got=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["dmesg"]))' "$TMP/out")
+	skipped=$(sed -n 's/.*: \([0-9]*\) log records* skipped: the damage took a page.*/\1/p' "$TMP/err")
+	check "$name log (chunk $logc): records skipped and counted (${skipped:-none})" \
+		test "${skipped:-0}" -gt 0
+	check "$name log: $got printed + ${skipped:-0} skipped = the intact image's $all" \
+		test "$((got + ${skipped:-0}))" = "$all"
+	run_hib 5 dmesg --partial "$d"
+	set -- $($CMP "$log" "$TMP/out" 2>/dev/null)
+	check "$name log: the console lines it lost are missing ($1/$2)" \
+		test $(( $1 * 100 )) -lt $(( $2 * PCT_MIN ))
+	run_hib 5 info --partial -J "$d"
+	check "$name log: uname still read" \
+		test "$(json_get "$TMP/out" uname_release)" = "$(sidecar "$name" kernel_release)"
+done
 finish

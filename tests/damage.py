@@ -23,6 +23,14 @@ after it is. 64-bit little-endian writers (x86_64, arm64).
                               found by decoding each candidate
   flip FILE OFFSET            xor the byte at OFFSET with 0x5a, in place
   put64 FILE OFFSET VALUE     write a little-endian u64 at OFFSET, in place
+  kernel PS ORIG RELEASE LOG  the chunks holding what the kernel's identity
+                              and log are read from, one "CHUNK WHAT [N]"
+                              line each: vmcoreinfo (a page that starts
+                              "OSRELEASE="), uts (struct new_utsname:
+                              "Linux" NUL-padded to 65 bytes, RELEASE at
+                              +130), log N (N of every 7th console kernel
+                              line of LOG, 24+ characters, up to "Creating
+                              image", found in its text)
   walk PS ORIG DAMAGED OUT    OUT.saved: "PFN sha256" per page still read
                               (zero-flagged as zeros), OUT.lost: one PFN a
                               line (lost, PFN known), OUT.runs: "A B" runs
@@ -31,6 +39,7 @@ after it is. 64-bit little-endian writers (x86_64, arm64).
 """
 import ctypes
 import hashlib
+import re
 import struct
 import sys
 
@@ -151,6 +160,43 @@ def cmd_literal(ps, orig, want):
     sys.exit("damage.py: no chunk %d" % want)
 
 
+def decoded(img, c):
+    """The stream pages chunk c (of chunks()) decodes to."""
+    k, e, cmp_len, n, pages, sp = c
+    raw = b"".join(img.page(x) for x in img.entries[e:e + n])
+    return raw if img.raw else decode(img.lz4, raw[8:8 + cmp_len], img.ps)
+
+
+def cmd_kernel(ps, orig, release, log):
+    img = Image(ps, orig)
+    rel = release.encode()
+    sysname = b"Linux".ljust(65, b"\0")
+    probes = []
+    stamp = re.compile(rb"\[\s*\d+\.\d{6}\] ?(.*)$")
+    with open(log, "rb") as f:
+        for raw in f:
+            m = stamp.search(raw.rstrip(b"\r\n"))
+            if not m:
+                continue
+            probes.append(m.group(1).rstrip())
+            if b"Creating image" in m.group(1):
+                break
+    probes = [t for t in probes if len(t) >= 24][::7]
+    for c in chunks(img):
+        u = decoded(img, c)
+        if any(u[j * ps:j * ps + 10] == b"OSRELEASE=" for j in range(len(u) // ps)):
+            print("%d vmcoreinfo" % c[0])
+        i = u.find(sysname)
+        while i >= 0:
+            if u[i + 130:i + 131 + len(rel)] == rel + b"\0":
+                print("%d uts" % c[0])
+                break
+            i = u.find(sysname, i + 1)
+        n = sum(1 for t in probes if t in u)
+        if n:
+            print("%d log %d" % (c[0], n))
+
+
 def cmd_walk(ps, orig, damaged, out):
     o = Image(ps, orig)
     d = Image(ps, damaged)
@@ -253,6 +299,8 @@ def main():
         with open(a[1], "r+b") as f:
             f.seek(int(a[2]))
             f.write(struct.pack("<Q", int(a[3], 0)))
+    elif a[:1] == ["kernel"] and len(a) == 5:
+        cmd_kernel(int(a[1]), a[2], a[3], a[4])
     elif a[:1] == ["walk"] and len(a) == 5:
         cmd_walk(int(a[1]), a[2], a[3], a[4])
     else:

@@ -225,12 +225,22 @@ int cmd_cat(int argc, char **argv)
 	}
 
 	if (virt_arg) {
-		rc = cat_virt(&s, virt_arg);
+		/* before kmem's load: its pass is then the best-effort walk */
+		rc = cl.partial ? hib_image_set_partial(img, 1) : HIB_OK;
+		if (rc == HIB_OK)
+			rc = cat_virt(&s, virt_arg);
 		if (rc) {
 			warnx_("%s", input_error(img));
+			/* a page the damage took: say what the damage was */
+			if (cl.partial && rc == HIB_ERR_UNSUPPORTED)
+				partial_warn(img);
 			close_output(img, s.out, 0);
 			hib_image_free(img);
 			return rc_to_exit(rc);
+		}
+		if (cl.partial) {
+			partial_warn(img);
+			rc = partial_status(img);
 		}
 		goto done;
 	}

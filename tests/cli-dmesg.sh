@@ -154,6 +154,18 @@ for spec in k612-lzo:4096 arm612-16k-lzo:16384; do
 	check "$name far: dmesg --partial holds >= $PCT_MIN % of the console's lines ($1/$2)" \
 		test "$2" -gt 50 -a $(( $1 * 100 )) -ge $(( $2 * PCT_MIN ))
 	check "$name far: no record skipped" sh -c '! grep -q "records* skipped" "$1"' _ "$TMP/err"
+	# cat --virt: init_uts_ns at its System.map address, the bytes at its
+	# physical address in the intact image's raw export (as cli-kmem.sh)
+	zstd -dcq "$FIX_SRC/kernels/$(sidecar "$name" kernel).System.map.zst" >"$TMP/map"
+	run_hib 0 export -F raw -q "$img" "$TMP/raw"
+	set -- $(python3 "$top_srcdir/tests/kmem_addrs.py" "$TMP/raw" "$TMP/map" init_uts_ns)
+	python3 -c 'import sys
+f = open(sys.argv[1], "rb"); f.seek(int(sys.argv[2], 16)); sys.stdout.buffer.write(f.read(390))' \
+		"$TMP/raw" "$3" >"$TMP/want"
+	rm -f "$TMP/raw"
+	run_hib 1 cat "$d" --virt 0x$1+390 -f -O "$TMP/got"
+	run_hib 5 cat --partial "$d" --virt 0x$1+390 -f -O "$TMP/got"
+	check "$name far: cat --partial --virt init_uts_ns = its physical bytes" cmp -s "$TMP/got" "$TMP/want"
 	check "$name far: the copy is unchanged" test "$(sha256sum <"$d")" = "$before"
 
 	# the VMCOREINFO page's chunk: no kernel variables, no log (6)
@@ -171,6 +183,8 @@ for spec in k612-lzo:4096 arm612-16k-lzo:16384; do
 	run_hib 6 dmesg --partial "$d"
 	err_has "no printk ring buffer: no VMCOREINFO page among the pages recovered"
 	check "$name vmci: no log on stdout" test ! -s "$TMP/out"
+	run_hib 2 cat --partial "$d" --virt 0x$1+16
+	err_has "cannot translate kernel virtual addresses: no VMCOREINFO page among the pages recovered"
 
 	# the log text's chunk, where it holds neither of the others: its
 	# records skipped and counted, every one the intact image has

@@ -9,7 +9,8 @@
  * VMCOREINFO gives the kernel image only up to swapper_pg_dir, the rest of
  * the image (data, bss, past the unmapped __init hole) as far as the tables
  * map it at PA + kimage_voffset.
- * It costs one more checked pass of the stream (kmem.c).
+ * The caller opens the handle: one more checked pass of the stream
+ * (kmem.c), which the NT_PRSTATUS note (prstatus.c) shares.
  */
 #include "kmemP.h"
 
@@ -55,18 +56,16 @@ static uint64_t image_end(struct hib_kmem *km, uint64_t pa, uint64_t voff, uint6
 	return top == pa ? pa : hib_kmem_linear_end(km, top, voff, max - (top - pa));
 }
 
-void hib_export_vaddrs(struct hib_image *img, uint64_t *run_va,
+void hib_export_vaddrs(struct hib_kmem *km, uint64_t *run_va,
 		       uint64_t kimg_pa, uint64_t kimg_voff, uint64_t kimg_max,
 		       uint64_t *kimg_end)
 {
-	struct hib_kmem *km;
+	struct hib_image *img = km->img;
 	uint64_t voff, r, ps = img->lay.ps;
 	char keep[sizeof(img->err)];
 
 	/* what the export says stays its own message */
 	memcpy(keep, img->err, sizeof(keep));
-	if (hib_kmem_open(img, &km))
-		goto out;
 	if (hib_kmem_linear_offset(km, img->pfns.lowest * ps, &voff) == HIB_OK) {
 		for (r = 0; r < img->n_runs; r++) {
 			uint64_t a = img->runs[r].start_pfn * ps;
@@ -80,7 +79,5 @@ void hib_export_vaddrs(struct hib_image *img, uint64_t *run_va,
 	}
 	if (kimg_end && kimg_max)
 		*kimg_end = image_end(km, kimg_pa, kimg_voff, kimg_max);
-	hib_kmem_free(km);
-out:
 	memcpy(img->err, keep, sizeof(keep));
 }

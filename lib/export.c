@@ -13,7 +13,7 @@
  * from its list entry and its run: nothing has to be sorted or held while
  * the stream goes by once.
  */
-#include "hibimgP.h"
+#include "kmemP.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -52,6 +52,11 @@
 /* crash_core.c: append_elf_note(buf, VMCOREINFO_NOTE_NAME, 0, ...) */
 #define VMCOREINFO_NAME      "VMCOREINFO"
 #define VMCOREINFO_NAME_PAD  12u          /* "VMCOREINFO\0" rounded to 4 */
+/* crash_save_cpu(): append_elf_note(buf, KEXEC_CORE_NOTE_NAME, NT_PRSTATUS,
+ * ...), "CORE" */
+#define NT_PRSTATUS          1u
+#define CORE_NAME            "CORE"
+#define CORE_NAME_PAD        8u
 /* arch/x86/include/asm/page_64_types.h */
 #define START_KERNEL_MAP     0xffffffff80000000ull
 #define KERNEL_IMAGE_SIZE_DEFAULT (512ull << 20)
@@ -84,6 +89,10 @@ struct ex {
 	 * gone by; note_room: what the layout set aside for it */
 	const unsigned char *note;
 	size_t note_len, note_room;
+	/* ELF: the NT_PRSTATUS note before it (prstatus.c), room set aside
+	 * where the architecture may have one; prs_len 0: none */
+	unsigned char prs[HIB_PRSTATUS_MAX];
+	size_t prs_len, prs_room;
 };
 
 static int flush(struct ex *x)
@@ -199,6 +208,7 @@ static void elf_layout(struct ex *x, bool elf32)
 	if (x->phnum >= PN_XNUM)
 		off += x->shdr;
 	x->note_off = off;
+	off += x->prs_room;
 	off += 12 + VMCOREINFO_NAME_PAD + ((x->note_room + 3) & ~(size_t)3);
 	x->data_start = div_round_up(off, x->ps) * x->ps;
 }
@@ -327,12 +337,39 @@ static bool kmap_offset(struct ex *x, const char *key, unsigned int pa_bits)
 	return true;
 }
 
+/* The hibernating CPU's registers, where they can be found: a note, or
+ * the reason in the result. The message on the image stays the export's. */
+static void prstatus_plan(struct ex *x, struct hib_kmem *km, const char *why)
+{
+	struct hib_image *img = x->img;
+	char keep[sizeof(img->err)];
+
+	if (!x->prs_room)
+		return;
+	memcpy(keep, img->err, sizeof(keep));
+	if (!km)
+		snprintf(x->res->prstatus_why, sizeof(x->res->prstatus_why), "%.255s", why);
+	else if (hib_prstatus(km, x->res->e_machine, x->prs, &x->prs_len) != HIB_OK)
+		snprintf(x->res->prstatus_why, sizeof(x->res->prstatus_why), "%.255s", img->err);
+	x->res->prstatus = x->prs_len != 0;
+	memcpy(img->err, keep, sizeof(keep));
+}
+
 static void kmap_plan(struct ex *x)
 {
+	struct hib_kmem *km = NULL;
+	char keep[sizeof(x->img->err)];
 	uint64_t r, a, b;
 
 	if (!x->res->vmcoreinfo)
 		return;
+	/* one more checked pass, for the tables (export-vaddr.c) and the
+	 * registers (prstatus.c) */
+	memcpy(keep, x->img->err, sizeof(keep));
+	if (hib_kmem_open(x->img, &km) != HIB_OK)
+		km = NULL;
+	prstatus_plan(x, km, x->img->err);
+	memcpy(x->img->err, keep, sizeof(keep));
 	if (x->res->e_machine == EM_X86_64)
 		x->kmap = kmap_x86_64(x);
 	else if (x->res->e_machine == EM_AARCH64)
@@ -340,17 +377,18 @@ static void kmap_plan(struct ex *x)
 	else if (x->res->e_machine == EM_RISCV && !x->elf32)
 		x->kmap = kmap_offset(x, "NUMBER(va_kernel_pa_offset)=", 56); /* Sv57's PA */
 	x->run_va = calloc(x->img->n_runs ? x->img->n_runs : 1, sizeof(*x->run_va));
-	if (x->run_va && (x->res->e_machine == EM_X86_64 || x->res->e_machine == EM_AARCH64)) {
+	if (km && x->run_va && (x->res->e_machine == EM_X86_64 || x->res->e_machine == EM_AARCH64)) {
 		/* arm64: the image's data and bss lie past swapper_pg_dir */
 		bool grow = x->kmap && x->res->e_machine == EM_AARCH64;
 		uint64_t end = 0, used = (uint64_t)(x->kmap_hi - x->kmap_lo);
 
-		hib_export_vaddrs(x->img, x->run_va, (uint64_t)x->kmap_hi, x->kmap_voff,
+		hib_export_vaddrs(km, x->run_va, (uint64_t)x->kmap_hi, x->kmap_voff,
 				  grow && used < (UINT64_C(2) << 30) ? (UINT64_C(2) << 30) - used : 0,
 				  &end);
 		if (grow && end > (uint64_t)x->kmap_hi)
 			x->kmap_hi = (int64_t)end;
 	}
+	hib_kmem_free(km);
 	for (r = 0; x->run_va && r < x->img->n_runs; r++)
 		x->res->direct_map_loads += x->run_va[r] != 0;
 	for (r = 0; r < x->img->n_runs; r++)
@@ -367,9 +405,11 @@ static int elf_headers(struct ex *x)
 	unsigned char h[ELF_EHDR], p[ELF_PHDR], s[ELF_SHDR];
 	size_t desc = (size_t)x->res->vmcoreinfo_len;
 	uint64_t notesz = 12 + VMCOREINFO_NAME_PAD + ((desc + 3) & ~(size_t)3);
+	uint64_t prsz;
 	int rc;
 
 	kmap_plan(x);
+	prsz = x->prs_len ? 12 + CORE_NAME_PAD + x->prs_len : 0;
 	phnum = img->n_runs + x->res->kernel_map_loads + (x->res->vmcoreinfo ? 1 : 0);
 	memset(h, 0, sizeof(h));
 	memcpy(h, "\177ELF", 4);
@@ -395,7 +435,7 @@ static int elf_headers(struct ex *x)
 	rc = emit(x, 0, h, x->ehdr);
 	off = x->ehdr;
 	if (rc == HIB_OK && x->res->vmcoreinfo) {
-		put_phdr(x, p, PT_NOTE, 0, x->note_off, 0, 0, notesz, 4);
+		put_phdr(x, p, PT_NOTE, 0, x->note_off, 0, 0, prsz + notesz, 4);
 		rc = emit(x, off, p, x->phdr);
 		off += x->phdr;
 	}
@@ -429,13 +469,26 @@ static int elf_headers(struct ex *x)
 		unsigned char n[12 + VMCOREINFO_NAME_PAD];
 
 		/* Elf32_Nhdr and Elf64_Nhdr are both three 4-byte words */
+		/* NT_PRSTATUS first, as /proc/vmcore has the CPUs' notes
+		 * before VMCOREINFO */
+		if (prsz) {
+			memset(n, 0, sizeof(n));
+			put(n, sizeof(CORE_NAME), 4, be);
+			put(n + 4, x->prs_len, 4, be);
+			put(n + 8, NT_PRSTATUS, 4, be);
+			memcpy(n + 12, CORE_NAME, sizeof(CORE_NAME));
+			rc = emit(x, x->note_off, n, 12 + CORE_NAME_PAD);
+			if (rc == HIB_OK)
+				rc = emit(x, x->note_off + 12 + CORE_NAME_PAD, x->prs, x->prs_len);
+		}
 		memset(n, 0, sizeof(n));
 		put(n, sizeof(VMCOREINFO_NAME), 4, be);
 		put(n + 4, desc, 4, be);
 		memcpy(n + 12, VMCOREINFO_NAME, sizeof(VMCOREINFO_NAME));
-		rc = emit(x, x->note_off, n, sizeof(n));
 		if (rc == HIB_OK)
-			rc = emit(x, x->note_off + sizeof(n), x->note, desc);
+			rc = emit(x, x->note_off + prsz, n, sizeof(n));
+		if (rc == HIB_OK)
+			rc = emit(x, x->note_off + prsz + sizeof(n), x->note, desc);
 	}
 	return rc;
 }
@@ -548,6 +601,9 @@ static int export_image(struct hib_image *img, const char *out,
 	if (o->format == HIB_EXPORT_ELF) {
 		/* the caller's text, or room for a whole page's */
 		x.note_room = o->vmcoreinfo && note_len > x.ps ? note_len : x.ps;
+		/* only x86_64 leaves its registers where they can be found */
+		if (res->e_machine == HIB_EM_X86_64)
+			x.prs_room = 12 + CORE_NAME_PAD + HIB_PRSTATUS_X86_64;
 		elf_plan(&x);
 		res->elf_class = x.elf32 ? ELFCLASS32 : ELFCLASS64;
 	}

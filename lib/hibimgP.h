@@ -337,7 +337,7 @@ HIB_HIDDEN bool hib_banner_built(const char *ver);
  * address of run r where the kernel's tables map it there; with kimg_max,
  * *kimg_end the end of the kernel image mapped at PA + kimg_voff from
  * kimg_pa on. Best effort: what cannot be found stays 0. */
-HIB_HIDDEN void hib_export_vaddrs(struct hib_image *img, uint64_t *run_va,
+HIB_HIDDEN void hib_export_vaddrs(struct hib_kmem *km, uint64_t *run_va,
 				  uint64_t kimg_pa, uint64_t kimg_voff,
 				  uint64_t kimg_max, uint64_t *kimg_end);
 HIB_HIDDEN bool hib_vmci_page(const unsigned char *pg, size_t len);

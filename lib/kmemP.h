@@ -82,4 +82,14 @@ HIB_HIDDEN int hib_kmem_linear_offset(struct hib_kmem *km, uint64_t lo, uint64_t
 HIB_HIDDEN uint64_t hib_kmem_linear_end(struct hib_kmem *km, uint64_t start,
 					uint64_t voff, uint64_t max);
 
+/* prstatus.c: the NT_PRSTATUS note's desc (struct elf_prstatus) of the
+ * hibernating CPU, from the registers the image saved, for e_machine
+ * (only EM_X86_64 has them where they can be found); HIB_ERR_UNSUPPORTED
+ * and a message on the image where not. desc holds HIB_PRSTATUS_MAX. */
+#define HIB_EM_X86_64        62u
+#define HIB_PRSTATUS_X86_64  336u
+#define HIB_PRSTATUS_MAX     336u
+HIB_HIDDEN int hib_prstatus(struct hib_kmem *km, unsigned int e_machine,
+			    unsigned char *desc, size_t *len);
+
 #endif

@@ -236,7 +236,8 @@ int hib_kmem_symbol(struct hib_kmem *km, const char *name, uint64_t *addr)
 	}
 	if (rc == HIB_OK)
 		rc = hib_seterr(km->img, HIB_ERR_UNSUPPORTED,
-				"kallsyms: no symbol '%s' among the kernel's %u", name, t.num);
+				"kallsyms: no symbol '%s' among the kernel's %u (without CONFIG_KALLSYMS_ALL they are functions only)",
+				name, t.num);
 out:
 	free(t.tokens);
 	free(s);

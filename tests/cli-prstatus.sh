@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Symbols through the image's own kallsyms tables (lib/kallsyms.c) and the
+# NT_PRSTATUS note of x86_64 ELF exports (lib/prstatus.c), judged by
+# tests/prstatus_check.py from `nm vmlinux` + VMCOREINFO's KERNELOFFSET and
+# from the saved_context bytes of the export itself.
+# The fixture kernels are built without CONFIG_KALLSYMS: no tables, so no
+# note, and the export says why. The stock Debian images of check-forensics
+# ($HIBIMG_CACHE/forensics/{k61,k612}, x86_64 with KASLR) and of
+# check-sid ($HIBIMG_CACHE/doctor-arm64/images/{a61,a612}-lzo with
+# $HIBIMG_CACHE/records/*/vmlinux) are judged where the cache holds them.
+. "$(dirname "$0")/lib.sh"
+CACHE=${HIBIMG_CACHE:-/var/cache/hibimg}
+KSYM=$top_builddir/tests/ksym
+
+# no kallsyms: no note, a reason, and ksym fails by name
+img=$FIX_IMG/k612-lzo.img
+run_hib 0 export -F elf -f "$img" "$TMP/fx.elf"
+out_has "no kallsyms tables: VMCOREINFO has no SYMBOL(kallsyms_names)"
+check "k612-lzo: no NT_PRSTATUS note" python3 "$top_srcdir/tests/prstatus_check.py" \
+	"$TMP/fx.elf" /dev/null noprstatus
+if "$KSYM" "$img" init_uts_ns >"$TMP/ks" 2>"$TMP/kerr"; then
+	fail "k612-lzo: ksym found init_uts_ns without kallsyms tables"
+else
+	grep -q "no kallsyms tables" "$TMP/kerr" && ok || fail "k612-lzo: ksym says: $(cat "$TMP/kerr")"
+fi
+
+stock=0
+for k in k61 k612; do
+	d=$CACHE/forensics/$k
+	[ -f "$d/disk.img" ] && [ -f "$d/vmlinux" ] || continue
+	stock=$((stock + 1))
+	nm "$d/vmlinux" >"$TMP/$k.map" 2>/dev/null || { fail "$k: nm vmlinux"; continue; }
+	run_hib 0 export -F elf -f "$d/disk.img" "$TMP/$k.elf"
+	check "$k: export says NT_PRSTATUS" grep -q "NT_PRSTATUS note.*true" "$TMP/out"
+	"$KSYM" "$d/disk.img" saved_context swsusp_arch_suspend init_uts_ns init_top_pgt _stext \
+		>"$TMP/$k.ksym" 2>"$TMP/kerr" || fail "$k: ksym: $(cat "$TMP/kerr")"
+	sed "s/^/    $k: /" "$TMP/$k.ksym"
+	check "$k: kallsyms = System.map + KERNELOFFSET, NT_PRSTATUS = saved_context" \
+		python3 "$top_srcdir/tests/prstatus_check.py" "$TMP/$k.elf" "$TMP/$k.map" \
+		"$TMP/$k.ksym" prstatus
+done
+for k in a61 a612; do
+	d=$CACHE/doctor-arm64/images/$k-lzo.img.zst v=$CACHE/records/$k/vmlinux
+	[ -f "$d" ] && [ -f "$v" ] || continue
+	stock=$((stock + 1))
+	zstd -dcq "$d" >"$TMP/$k.img" && nm "$v" >"$TMP/$k.map" 2>/dev/null ||
+		{ fail "$k: unpack or nm"; continue; }
+	run_hib 0 export -F elf -f "$TMP/$k.img" "$TMP/$k.elf"
+	check "$k: no NT_PRSTATUS on arm64" python3 "$top_srcdir/tests/prstatus_check.py" \
+		"$TMP/$k.elf" "$TMP/$k.map" noprstatus
+	# a61's kernel has no CONFIG_KALLSYMS_ALL: functions only there
+	syms="_stext swsusp_arch_suspend __cpu_suspend_enter"
+	grep -q "CONFIG_KALLSYMS_ALL=y" "$CACHE"/doctor-arm64/root/linux-image-*/boot/config-"$(sed -n 's/^kernel_release=//p' "${d%.img.zst}.expect")" 2>/dev/null &&
+		syms="$syms init_uts_ns swapper_pg_dir"
+	"$KSYM" "$TMP/$k.img" $syms >"$TMP/$k.ksym" 2>"$TMP/kerr" ||
+		fail "$k: ksym: $(cat "$TMP/kerr")"
+	sed "s/^/    $k: /" "$TMP/$k.ksym"
+	check "$k: kallsyms = System.map + KERNELOFFSET" \
+		python3 "$top_srcdir/tests/prstatus_check.py" "$TMP/$k.elf" "$TMP/$k.map" "$TMP/$k.ksym"
+	rm -f "$TMP/$k.img" "$TMP/$k.elf"
+done
+[ "$stock" -gt 0 ] || echo "no stock images in $CACHE: only the fixtures' no-kallsyms rows ran"
+finish

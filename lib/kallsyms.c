@@ -22,6 +22,12 @@
  * VMCOREINFO; the last symbol tells: it is the highest address, a kernel
  * one, which an absolute-percpu table stores negative and a relative one
  * never can (the image is under 2 GiB, so u32 offsets stay below 2^31).
+ * Where VMCOREINFO names kallsyms_offsets but no kallsyms_relative_base
+ * (Debian's 7.2.13), each offset is place-relative: the address is
+ * &kallsyms_offsets[i] + (s32)offsets[i]. Measured, not read in a source
+ * tree: its first four entries, 4 apart, all give _text (__pi__text,
+ * _stext, _text at one address), and every symbol the tests ask for
+ * matches `nm vmlinux` + KERNELOFFSET.
  *
  * A linear scan: kallsyms_seqs_of_names (6.2+, sorted by name) is not in
  * VMCOREINFO. Every read is bounded by num_syms and KSYM_NAME_LEN.
@@ -88,7 +94,7 @@ static int read_u32(struct hib_kmem *km, uint64_t va, uint32_t *v)
 struct ktables {
 	uint64_t names, offsets, addresses, base;
 	uint32_t num;
-	bool relative, absolute_percpu;
+	bool relative, absolute_percpu, place_relative;
 	char *tokens;               /* the 256 tokens, each NUL-terminated */
 	size_t tok_len;
 	uint16_t index[256];
@@ -127,14 +133,16 @@ static int load_tables(struct hib_kmem *km, struct ktables *t)
 		uint64_t rb;
 		uint32_t last;
 
-		if (!sym(km, "kallsyms_relative_base", &rb))
-			return unsupported(km, "kallsyms_relative_base");
-		rc = hib_kmem_read_word(km, rb, &t->base);
-		if (rc == HIB_OK)
-			rc = read_u32(km, t->offsets + 4 * (uint64_t)(t->num - 1), &last);
-		if (rc)
-			return rc;
-		t->absolute_percpu = (int32_t)last < 0;
+		if (!sym(km, "kallsyms_relative_base", &rb)) {
+			t->place_relative = true;
+		} else {
+			rc = hib_kmem_read_word(km, rb, &t->base);
+			if (rc == HIB_OK)
+				rc = read_u32(km, t->offsets + 4 * (uint64_t)(t->num - 1), &last);
+			if (rc)
+				return rc;
+			t->absolute_percpu = (int32_t)last < 0;
+		}
 	} else if (!sym(km, "kallsyms_addresses", &t->addresses)) {
 		return unsupported(km, "kallsyms_offsets");
 	}
@@ -172,6 +180,8 @@ static uint64_t address(struct hib_kmem *km, const struct ktables *t, uint32_t i
 		return a;
 	}
 	*rc = read_u32(km, t->offsets + 4 * (uint64_t)i, &off);
+	if (t->place_relative)
+		return t->offsets + 4 * (uint64_t)i + (uint64_t)(int64_t)(int32_t)off;
 	if (!t->absolute_percpu)
 		return t->base + off;
 	if ((int32_t)off >= 0)

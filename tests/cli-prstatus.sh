@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Symbols through the image's own kallsyms tables (lib/kallsyms.c) and the
-# NT_PRSTATUS note of x86_64 ELF exports (lib/prstatus.c), judged by
+# NT_PRSTATUS note of x86_64 ELF exports (6.1, 6.12 and 7.2) (lib/prstatus.c), judged by
 # tests/prstatus_check.py from `nm vmlinux` + VMCOREINFO's KERNELOFFSET and
 # from the saved_context bytes of the export itself.
 # The fixture kernels are built without CONFIG_KALLSYMS: no tables, so no
 # note, and the export says why. The stock Debian images of check-forensics
-# ($HIBIMG_CACHE/forensics/{k61,k612}, x86_64 with KASLR) and of
+# ($HIBIMG_CACHE/forensics/{k61,k612,k7x}, x86_64 with KASLR) and of
 # check-sid ($HIBIMG_CACHE/doctor-arm64/images/{a61,a612}-lzo with
 # $HIBIMG_CACHE/records/*/vmlinux) are judged where the cache holds them.
 . "$(dirname "$0")/lib.sh"
@@ -26,7 +26,7 @@ else
 fi
 
 stock=0
-for k in k61 k612; do
+for k in k61 k612 k7x; do
 	d=$CACHE/forensics/$k
 	[ -f "$d/disk.img" ] && [ -f "$d/vmlinux" ] || continue
 	stock=$((stock + 1))

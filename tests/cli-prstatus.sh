@@ -8,7 +8,10 @@
 # note, and the export says why. The stock Debian images of check-forensics
 # ($HIBIMG_CACHE/forensics/{k61,k612,k7x}, x86_64 with KASLR) and of
 # check-sid ($HIBIMG_CACHE/doctor-arm64/images/{a61,a612}-lzo with
-# $HIBIMG_CACHE/records/*/vmlinux) are judged where the cache holds them.
+# $HIBIMG_CACHE/records/*/vmlinux) are judged by `make check-forensics`,
+# which sets HIBIMG_STOCK=1 and has captured them first: there a missing
+# one fails. The default suite has no such downloads and runs the
+# fixtures' rows only.
 . "$(dirname "$0")/lib.sh"
 CACHE=${HIBIMG_CACHE:-/var/cache/hibimg}
 KSYM=$top_builddir/tests/ksym
@@ -25,10 +28,15 @@ else
 	grep -q "no kallsyms tables" "$TMP/kerr" && ok || fail "k612-lzo: ksym says: $(cat "$TMP/kerr")"
 fi
 
+if [ "${HIBIMG_STOCK:-0}" != 1 ]; then
+	echo "# the stock kernels' rows are make check-forensics's (HIBIMG_STOCK=1)"
+	finish
+	exit
+fi
 stock=0
 for k in k61 k612 k7x; do
 	d=$CACHE/forensics/$k
-	[ -f "$d/disk.img" ] && [ -f "$d/vmlinux" ] || continue
+	[ -f "$d/disk.img" ] && [ -f "$d/vmlinux" ] || { fail "$k: no $d/disk.img or vmlinux (tests/forensics/capture-stock.sh $k)"; continue; }
 	stock=$((stock + 1))
 	nm "$d/vmlinux" >"$TMP/$k.map" 2>/dev/null || { fail "$k: nm vmlinux"; continue; }
 	run_hib 0 export -F elf -f "$d/disk.img" "$TMP/$k.elf"
@@ -42,7 +50,7 @@ for k in k61 k612 k7x; do
 done
 for k in a61 a612; do
 	d=$CACHE/doctor-arm64/images/$k-lzo.img.zst v=$CACHE/records/$k/vmlinux
-	[ -f "$d" ] && [ -f "$v" ] || continue
+	[ -f "$d" ] && [ -f "$v" ] || { fail "$k: no $d or $v (make check-doctor-arm64, check-sid.sh)"; continue; }
 	stock=$((stock + 1))
 	zstd -dcq "$d" >"$TMP/$k.img" && nm "$v" >"$TMP/$k.map" 2>/dev/null ||
 		{ fail "$k: unpack or nm"; continue; }
@@ -60,5 +68,5 @@ for k in a61 a612; do
 		python3 "$top_srcdir/tests/prstatus_check.py" "$TMP/$k.elf" "$TMP/$k.map" "$TMP/$k.ksym"
 	rm -f "$TMP/$k.img" "$TMP/$k.elf"
 done
-[ "$stock" -gt 0 ] || echo "no stock images in $CACHE: only the fixtures' no-kallsyms rows ran"
+echo "# $stock stock images judged"
 finish

@@ -24,7 +24,7 @@ static const struct cmd commands[] = {
 	{ "recompress", cmd_recompress, "rewrite an image: LZO, LZ4 or raw, zero pages stored or omitted" },
 	{ "stats",  cmd_stats,  "page classes, memory layout and compressibility of an image" },
 	{ "simulate", cmd_simulate, "time and size with the zero check on/off and each compressor" },
-	{ "export", cmd_export, "write the saved memory as raw, LiME or ELF core" },
+	{ "export", cmd_export, "write the saved memory as raw, LiME, ELF core or kdump" },
 	{ "dmesg",  cmd_dmesg,  "print the hibernated kernel's log from its printk ring buffer" },
 	{ "cat",    cmd_cat,    "write saved pages (by PFN or address) or a swap slot" },
 	{ "check",  cmd_check,  "will a kernel on a machine resume the image, and if not, why" },

@@ -418,9 +418,18 @@ static int headers(struct kx *x)
 	/* total_ram_blocks, device_blocks, written_blocks, current_cpu: 0 */
 	put(h + L->status + 36, img->info.cpus > 0 ? (uint64_t)img->info.cpus : 1, 4, x->be);
 
-	/* x86_64's crash translates kernel-text addresses with phys_base */
-	if (x->note && x->res->e_machine == 62)
+	/* x86_64's crash translates kernel-text addresses with phys_base;
+	 * arm64's takes the linear map's PHYS_OFFSET from the same field,
+	 * as makedumpfile writes it (a61: 0xffffbe48c0000000): without it
+	 * crash seeks the IRQ stacks at the wrong physical address */
+	if (x->note && x->res->e_machine == 62) {
 		(void)hib_vmci_ld(x->note, x->note_len, "NUMBER(phys_base)=", &phys_base);
+	} else if (x->note && x->res->e_machine == 183) {
+		uint64_t po;
+
+		if (hib_vmci_lx(x->note, x->note_len, "NUMBER(PHYS_OFFSET)=", &po))
+			phys_base = (int64_t)po;
+	}
 	put(s + L->phys_base, (uint64_t)phys_base, w, x->be);
 	put(s + L->dump_level, KDUMP_DUMP_LEVEL, 4, x->be);
 	put(s + L->max_mapnr_64, max_mapnr, 8, x->be);

@@ -75,6 +75,8 @@ for name in $NAMES; do
 		check "$t: VMCOREINFO note, offset_vmcoreinfo at its text" \
 			test "$(kv note_desc_is_vmcoreinfo "$TMP/p")" = 1
 		check "$t: VMCOREINFO OSRELEASE = the kernel's" test "$(kv osrelease "$TMP/p")" = "$rel"
+		check "$t: phys_base = VMCOREINFO's (arm64: PHYS_OFFSET), as makedumpfile's" \
+			test "$(kv phys_base_ok "$TMP/p")" = 1
 		check "$t: summary's dumped pages = the 2nd bitmap's" \
 			test "$(json_get "$TMP/json" dumped_pages)" = "$(kv dumped "$TMP/p")"
 		check "$t: summary's excluded zeros + dumped = need_to_copy" \

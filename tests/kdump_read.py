@@ -157,6 +157,15 @@ def parse(ps, word, path, raw):
                                              h["off_vmci"] == h["off_note"] + 24))
     rel = [l[10:] for l in note.decode(errors="replace").splitlines() if l.startswith("OSRELEASE=")]
     print("osrelease=%s" % (rel[0] if rel else ""))
+    # what crash takes phys_base from: x86_64's NUMBER(phys_base) (decimal),
+    # arm64's linear-map NUMBER(PHYS_OFFSET) (hex), as makedumpfile writes them
+    lines = dict(l.partition("=")[::2] for l in note.decode(errors="replace").splitlines())
+    want = 0
+    if "NUMBER(PHYS_OFFSET)" in lines:
+        want = int(lines["NUMBER(PHYS_OFFSET)"], 16)
+    elif "NUMBER(phys_base)" in lines:
+        want = int(lines["NUMBER(phys_base)"]) & (2**64 - 1)
+    print("phys_base_ok=%d" % int(h["phys_base"] == want))
 
 
 def libkdumpfile(path, raw):

@@ -33,13 +33,13 @@ trap 'cleanup; exit 1' INT TERM HUP
 rows=0
 
 # The commands with an output. args CMD SPEC OUT: hibimg's arguments.
-CMDS="svg page cat raw lime elf recompress"
+CMDS="svg page cat raw lime elf kdump recompress"
 args() {
 	case $1 in
 	svg)        echo "stats --no-compress --svg $3 $2" ;;
 	page)       echo "dump $2 page $PFN -O $3" ;;
 	cat)        echo "cat $2 --pfn $PFN -O $3" ;;
-	raw|lime|elf) echo "export -F $1 $2 $3" ;;
+	raw|lime|elf|kdump) echo "export -F $1 $2 $3" ;;
 	recompress) echo "recompress --to lz4 $2 $3" ;;
 	esac
 }

@@ -110,8 +110,8 @@ sid_drgn() {
 # sid_crash OUT VMLINUX CORE [OPTION]: sid's crash (in $JROOT), `sys` and `ps`
 sid_crash() {
   sid_put "$2" vmlinux "$JROOT"; sid_put "$3" core "$JROOT"
-  echo "\$ crash -s ${4:+$4 }vmlinux CORE   <<< 'sys; ps; exit'   (Debian sid's crash, chroot $JROOT${JRUN:+, under $(basename "$JRUN")})" > "$1"
-  printf 'sys\nps\nexit\n' |
+  echo "\$ crash -s ${4:+$4 }vmlinux CORE   <<< 'sys; bt -a; ps; exit'   (Debian sid's crash, chroot $JROOT${JRUN:+, under $(basename "$JRUN")})" > "$1"
+  printf 'sys\nbt -a\nps\nexit\n' |
     timeout 900 chroot "$JROOT" $JRUN /usr/bin/crash -s ${4:+"$4"} "$SW/vmlinux" "$SW/core" >> "$1" 2>&1
   _rc=$?; rm -f "$JROOT$SW/core"; return $_rc
 }
@@ -192,6 +192,22 @@ print(i.get("NUMBER(VA_BITS)"), i.get("NUMBER(TCR_EL1_T1SZ)"))' "$_c" "$TOP/test
   grep -q ' hibmarker *$' "$_o" &&
     ok "$_l: sid crash ps shows: $(grep ' hibmarker *$' "$_o" | head -n1 | tr -s ' ')" ||
     bad "$_l: sid crash ps shows no hibmarker task"
+  # bt -a: the one online CPU runs the task that wrote "disk" to /sys/power/state, and
+  # its stack holds the kernel's own way into the snapshot (x86_64: where the exported
+  # NT_PRSTATUS's rip and rsp point; arm64 has no note, its bt is shown, not judged)
+  if [ "$_a" != AARCH64 ]; then
+    grep -q 'hibernation_snapshot' "$_o" &&
+      ok "$_l: sid crash bt -a: $(grep -m1 'hibernation_snapshot' "$_o" | sed 's/^ *//')" ||
+      bad "$_l: sid crash bt -a shows no hibernation_snapshot frame"
+  fi
+  # crash trusts a CPU's NT_PRSTATUS only if the kernel's own per-CPU crash_notes buffer
+  # holds one (diskdump.c have_crash_notes(), asked when the online map has fewer CPUs
+  # than the kernel has, as after hibernation's disable_nonboot_cpus()); only a kernel
+  # crash fills that buffer, so in a hibernated kernel it is zeros and crash warns and
+  # drops the note. hibimg will not write into the kernel's memory to hide that: noted
+  if grep -q 'invalid NT_PRSTATUS note' "$_o"; then
+    echo "NOTE $_l: crash: '$(grep -m1 'invalid NT_PRSTATUS note' "$_o" | sed 's/^ *//')' with '$(grep -m1 'CPUS:' "$_o" | sed 's/^ *//')': the kernel's crash_notes buffer is zeros in a kernel that never crashed, so crash drops the exported note"
+  fi
 }
 
 # kdump_check LABEL KDUMP ELF RAW VMLINUX REL ARCH: the page-by-page read-back, then judge

@@ -91,6 +91,10 @@ one() {
   if [ "$DRC" -eq 0 ] && grep -q '^task=[0-9]* hibmarker' "$WORK/$TAG.drgn"; then
     ok "$TAG: drgn for_each_task finds $(grep '^task=' "$WORK/$TAG.drgn" | head -n1)"
   else bad "$TAG: drgn found no hibmarker task (exit $DRC)"; fi
+  # drgn unwinds the task running on CPU 0 only from the export's NT_PRSTATUS note
+  if grep -q '^cpu0_stack=.*hibernation_snapshot' "$WORK/$TAG.drgn"; then
+    ok "$TAG: drgn stack_trace($(sed -n 's/^cpu0_task=//p' "$WORK/$TAG.drgn")) from NT_PRSTATUS: $(sed -n 's/^cpu0_stack=//p' "$WORK/$TAG.drgn" | cut -d' ' -f1-6) ..."
+  else bad "$TAG: drgn cannot unwind CPU 0's task: $(grep '^cpu0_stack' "$WORK/$TAG.drgn")"; fi
 
   # --- crash ---
   # The judge is Debian trixie's crash (8.0.6) in a chroot: bookworm's 8.0.2 predates

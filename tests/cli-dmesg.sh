@@ -92,6 +92,25 @@ run_hib 6 dmesg "$nv"
 err_has "no VMCOREINFO page"
 check "no VMCOREINFO: nothing on stdout" test ! -s "$TMP/out"
 
+# a pre-5.10 kernel exports SYMBOL(log_buf), not SYMBOL(prb) (log_buf_vmcoreinfo_setup()):
+# the same kind of poke turns this note into that shape, and dmesg names the layout
+# it does not read instead of guessing (exit 6)
+ol=$TMP/oldlog.img
+cp --sparse=always "$FIX_IMG/k61-nocompress.img" "$ol"
+eval "$(python3 -c 'import sys
+d = open(sys.argv[1], "rb").read()
+a, b = d.index(b"SYMBOL(prb)="), d.index(b"SYMBOL(printk_rb_static)=")
+e = d.index(b"\n", b)
+print("prb=%d rbs=%d rbslen=%d" % (a, b, e - b))' "$ol")"
+poke_str "$ol" "$prb" "SYMBOL(prX)="
+new=$(printf 'SYMBOL(log_buf)=ffffffff81836480\nPAD=%0*d' $((rbslen - 37)) 0)
+check "old-layout poke keeps the note's length" test "${#new}" -eq "$rbslen"
+poke_str "$ol" "$rbs" "$new"
+run_hib 0 verify "$ol"
+run_hib 6 dmesg "$ol"
+err_has "VMCOREINFO has SYMBOL(log_buf), no SYMBOL(prb): this kernel keeps its log in the pre-5.10 log_buf layout"
+check "old layout: nothing on stdout" test ! -s "$TMP/out"
+
 # no image: usage (2); a damaged copy: 1 (the reader checks every chunk)
 run_hib 2 dmesg
 dam=$TMP/damaged.img

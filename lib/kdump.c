@@ -32,8 +32,9 @@
  * starts where it does before the zero pages are counted). The headers
  * and the note go last, once the VMCOREINFO page has streamed by.
  */
-#include "hibimgP.h"
+#include "kmemP.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,9 @@
 #define PAGE_DESC             24u   /* off_t offset, u32 size, u32 flags, u64 page_flags */
 /* ELF note: Elf_Nhdr (3 words) and "VMCOREINFO\0" padded to 4 */
 #define NOTE_HDR              24u
+/* and "CORE\0" padded to 4, NT_PRSTATUS's (crash_save_cpu()) */
+#define PRS_HDR               20u
+#define NT_PRSTATUS           1u
 
 /* Pending output: contiguous bytes gathered so one pwrite covers many. */
 #define SINK_BYTES            (1u << 20)
@@ -122,6 +126,9 @@ struct kx {
 	size_t vmci_len;
 	const unsigned char *note;  /* the note's text: the caller's or vmci */
 	size_t note_len;
+	/* NT_PRSTATUS ahead of VMCOREINFO, as the ELF export has it */
+	unsigned char prs[HIB_PRSTATUS_MAX];
+	size_t prs_len;
 };
 
 static void put(unsigned char *p, uint64_t v, unsigned int size, bool be)
@@ -434,12 +441,22 @@ static int headers(struct kx *x)
 	put(s + L->dump_level, KDUMP_DUMP_LEVEL, 4, x->be);
 	put(s + L->max_mapnr_64, max_mapnr, 8, x->be);
 	if (x->note) {
-		unsigned char *n = h + note_off;
+		/* the notes as makedumpfile copies /proc/vmcore's: the CPU's
+		 * NT_PRSTATUS, then VMCOREINFO, which offset_vmcoreinfo names */
+		size_t prsz = x->prs_len ? PRS_HDR + ((x->prs_len + 3) & ~(size_t)3) : 0;
+		unsigned char *n = h + note_off + prsz;
 
-		put(s + L->off_vmci, note_off + NOTE_HDR, 8, x->be);
+		if (prsz) {
+			put(h + note_off, 5, 4, x->be);             /* namesz: "CORE\0" */
+			put(h + note_off + 4, x->prs_len, 4, x->be);
+			put(h + note_off + 8, NT_PRSTATUS, 4, x->be);
+			memcpy(h + note_off + 12, "CORE", 4);
+			memcpy(h + note_off + PRS_HDR, x->prs, x->prs_len);
+		}
+		put(s + L->off_vmci, note_off + prsz + NOTE_HDR, 8, x->be);
 		put(s + L->size_vmci, x->note_len, w, x->be);
 		put(s + L->off_note, note_off, 8, x->be);
-		put(s + L->size_note, NOTE_HDR + ((x->note_len + 3) & ~(size_t)3), w, x->be);
+		put(s + L->size_note, prsz + NOTE_HDR + ((x->note_len + 3) & ~(size_t)3), w, x->be);
 		put(n, 11, 4, x->be);                   /* namesz: "VMCOREINFO\0" */
 		put(n + 4, x->note_len, 4, x->be);      /* descsz; n_type 0 */
 		memcpy(n + 12, "VMCOREINFO", 10);
@@ -448,6 +465,26 @@ static int headers(struct kx *x)
 	rc = hib_output_pwrite(x->out, h, blk, 0);
 	free(h);
 	return rc;
+}
+
+/* The hibernating CPU's registers (prstatus.c), through one more checked
+ * pass for the kernel's memory, or the reason in the result; the
+ * message on the image stays the export's. */
+static void prstatus(struct kx *x)
+{
+	struct hib_image *img = x->img;
+	struct hib_kmem *km = NULL;
+	char keep[sizeof(img->err)];
+
+	memcpy(keep, img->err, sizeof(keep));
+	if (hib_kmem_open(img, &km) != HIB_OK ||
+	    hib_prstatus(km, x->res->e_machine, x->prs, &x->prs_len) != HIB_OK) {
+		x->prs_len = 0;
+		snprintf(x->res->prstatus_why, sizeof(x->res->prstatus_why), "%.255s", img->err);
+	}
+	hib_kmem_free(km);
+	x->res->prstatus = x->prs_len != 0;
+	memcpy(img->err, keep, sizeof(keep));
 }
 
 static int setup(struct kx *x)
@@ -559,8 +596,11 @@ int hib_export_kdump(struct hib_image *img, struct hib_output *out,
 		return hib_seterr(img, HIB_ERR_UNSUPPORTED,
 				  "kdump: PFN %" PRIu64 " needs more bitmap blocks than bitmap_blocks (32 bits) counts",
 				  img->pfns.highest);
-	/* room for the note: the caller's text, or a whole page's */
+	/* room for the note: the caller's text, or a whole page's; and on
+	 * x86_64 for the registers, which only x86_64 leaves in a variable */
 	room = note ? note_len : x.ps;
+	if (res->e_machine == HIB_EM_X86_64)
+		room += PRS_HDR + HIB_PRSTATUS_MAX;
 	x.sub_blocks = div_round_up(x.L->sub_size + NOTE_HDR + ((room + 3) & ~(uint64_t)3), x.ps);
 	bm1_off = (1 + x.sub_blocks) * x.ps;
 	x.bm1.file_off = bm1_off;
@@ -601,6 +641,8 @@ int hib_export_kdump(struct hib_image *img, struct hib_output *out,
 		}
 		res->vmcoreinfo = x.note != NULL;
 		res->vmcoreinfo_len = x.note_len;
+		if (x.note && res->e_machine == HIB_EM_X86_64)
+			prstatus(&x);
 		rc = headers(&x);
 	}
 	if (rc == HIB_OK)

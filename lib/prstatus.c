@@ -15,17 +15,28 @@
  * fs_base. Its address comes from kallsyms (lib/kallsyms.c): VMCOREINFO
  * has no SYMBOL(saved_context).
  *
- * rip is not stored. The registers are those of swsusp_arch_suspend's
- * first instruction: nothing before the store of rsp moves the stack, so
- * the saved rsp points at the return address, as at the call, and the
- * callee-saved registers are still the caller's. So rip is the address of
- * swsusp_arch_suspend itself (kallsyms again): an unwinder then finds the
- * caller at [rsp], as it would for a task stopped at that entry. cs and
+ * rip is not stored. The note holds the state resume continues from:
+ * restore_registers (same file) loads rsp and the rest from saved_context,
+ * zeroes rax and returns, so its ret pops [saved rsp] (nothing before the
+ * store of rsp moved the stack: that word is swsusp_arch_suspend's return
+ * address) and the resumed kernel goes on in the caller, at that address,
+ * with rsp 8 higher and the callee-saved registers as stored. So rip is
+ * the word at the saved rsp, rsp that plus 8, rax 0. An unwinder starts in
+ * hibernation_snapshot() then, where the kernel's unwind data (ORC) is:
+ * swsusp_arch_suspend is hand-written asm objtool skips, and a note whose
+ * rip was its entry left drgn with one unnamed frame. cs and
  * ss are not stored either and are the kernel's own, __KERNEL_CS 0x10 and
- * __KERNEL_DS 0x18 (arch/x86/include/asm/segment.h, 64-bit). rax and
- * orig_rax are copied as the image has them (the asm uses rax for the
- * address; whatever an earlier write left, zero on a first hibernation).
- * pr_pid is 0: the hibernating task would need the per-CPU current_task.
+ * __KERNEL_DS 0x18 (arch/x86/include/asm/segment.h, 64-bit). orig_rax is
+ * copied as the image has it.
+ *
+ * pr_pid is the CPU's number + 1, as QEMU's dump-guest-memory writes it for
+ * memory taken from a running kernel, and not crash_save_cpu()'s pid of
+ * current: drgn finds the note of a CPU that way when VMCOREINFO has no
+ * CRASHTIME (stack_trace.c; with CRASHTIME it reads the kernel's own
+ * crash_notes instead, zeros in a kernel that never crashed). The CPU is
+ * the one hibernation left online (freeze_secondary_cpus(): CPU 0 unless
+ * it was offline), the lowest bit of __cpu_online_mask; CPU 0 where
+ * kallsyms lacks that symbol.
  */
 #include "kmemP.h"
 
@@ -33,13 +44,16 @@
 #include <string.h>
 
 #define X86_64_PT_REGS      21u     /* words of struct pt_regs */
+#define X86_64_REG_RAX      10u
 #define X86_64_REG_IP       16u
+#define X86_64_REG_SP       19u
 #define X86_64_REG_CS       17u
 #define X86_64_REG_SS       20u
 #define X86_64_KERNEL_CS    0x10u
 #define X86_64_KERNEL_DS    0x18u
 /* struct elf_prstatus on x86_64 (include/linux/elfcore.h): pr_reg at 112,
  * 27 words (user_regs_struct), pr_fpvalid, padding to 336 */
+#define X86_64_PR_PID       32u     /* after si_signo/code/errno, cursig, sigpend, sighold */
 #define X86_64_PR_REG       112u
 #define X86_64_PR_FS_BASE   (X86_64_PR_REG + 21 * 8)
 
@@ -60,24 +74,51 @@ static uint64_t get_le(const unsigned char *p, unsigned int n)
 	return v;
 }
 
+static unsigned int online_cpu(struct hib_kmem *km)
+{
+	unsigned char w[8];
+	uint64_t va, m;
+	unsigned int cpu;
+
+	if (hib_kmem_symbol(km, "__cpu_online_mask", &va) != HIB_OK ||
+	    hib_kmem_read_virt(km, va, w, sizeof(w)) != HIB_OK)
+		return 0;
+	m = get_le(w, 8);
+	for (cpu = 0; cpu < 64 && !(m >> cpu & 1); cpu++)
+		;
+	return cpu < 64 ? cpu : 0;
+}
+
 static int x86_64(struct hib_kmem *km, unsigned char *d)
 {
 	/* regs, ds..gs, kernelmode_gs_base, usermode_gs_base, fs_base */
 	unsigned char sc[X86_64_PT_REGS * 8 + 8 + 24];
-	uint64_t sc_va, entry;
+	unsigned char ret[8];
+	uint64_t sc_va, sp;
 	unsigned int i;
 	int rc;
 
 	rc = hib_kmem_symbol(km, "saved_context", &sc_va);
 	if (rc == HIB_OK)
-		rc = hib_kmem_symbol(km, "swsusp_arch_suspend", &entry);
-	if (rc == HIB_OK)
 		rc = hib_kmem_read_virt(km, sc_va, sc, sizeof(sc));
 	if (rc)
 		return rc;
+	sp = get_le(sc + 8 * X86_64_REG_SP, 8);
+	rc = hib_kmem_read_virt(km, sp, ret, sizeof(ret));
+	if (rc) {
+		char why[256];
+
+		snprintf(why, sizeof(why), "%.255s", km->img->err);
+		return hib_seterr(km->img, rc,
+				  "saved_context's rsp 0x%llx: no return address to resume at: %.200s",
+				  (unsigned long long)sp, why);
+	}
 	for (i = 0; i < X86_64_PT_REGS; i++)
 		memcpy(d + X86_64_PR_REG + 8 * i, sc + 8 * i, 8);
-	put_le(d + X86_64_PR_REG + 8 * X86_64_REG_IP, entry, 8);
+	put_le(d + X86_64_PR_PID, online_cpu(km) + 1, 4);
+	put_le(d + X86_64_PR_REG + 8 * X86_64_REG_RAX, 0, 8);
+	memcpy(d + X86_64_PR_REG + 8 * X86_64_REG_IP, ret, 8);
+	put_le(d + X86_64_PR_REG + 8 * X86_64_REG_SP, sp + 8, 8);
 	put_le(d + X86_64_PR_REG + 8 * X86_64_REG_CS, X86_64_KERNEL_CS, 8);
 	put_le(d + X86_64_PR_REG + 8 * X86_64_REG_SS, X86_64_KERNEL_DS, 8);
 	/* user_regs_struct: fs_base, gs_base, ds, es, fs, gs */

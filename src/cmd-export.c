@@ -131,7 +131,7 @@ static struct out_rec *summary(const char *out, enum hib_export_format f,
 			out_rec_add(r, "vmcoreinfo-pfn", "VMCOREINFO page (PFN)", OUT_HEX,
 				    "0x%" PRIx64, res->vmcoreinfo_pfn);
 	}
-	if (all || f == HIB_EXPORT_ELF) {
+	if (all || f == HIB_EXPORT_ELF || f == HIB_EXPORT_KDUMP) {
 		out_rec_add(r, "prstatus", "NT_PRSTATUS note (saved registers)", OUT_BOOL, "%s",
 			    res->prstatus ? "true" : "false");
 		if (!res->prstatus && res->prstatus_why[0])

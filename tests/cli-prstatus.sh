@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Symbols through the image's own kallsyms tables (lib/kallsyms.c) and the
-# NT_PRSTATUS note of x86_64 ELF exports (6.1, 6.12 and 7.2) (lib/prstatus.c), judged by
+# NT_PRSTATUS note of x86_64 ELF and kdump exports (6.1, 6.12 and 7.2) (lib/prstatus.c), judged by
 # tests/prstatus_check.py from `nm vmlinux` + VMCOREINFO's KERNELOFFSET and
 # from the saved_context bytes of the export itself.
 # The fixture kernels are built without CONFIG_KALLSYMS: no tables, so no
@@ -20,6 +20,9 @@ KSYM=$top_builddir/tests/ksym
 img=$FIX_IMG/k612-lzo.img
 run_hib 0 export -F elf -f "$img" "$TMP/fx.elf"
 out_has "no kallsyms tables: VMCOREINFO has no SYMBOL(kallsyms_names)"
+run_hib 0 export -F kdump -f "$img" "$TMP/fx.kdump"
+out_has "no NT_PRSTATUS note because *no kallsyms tables"
+rm -f "$TMP/fx.kdump"
 check "k612-lzo: no NT_PRSTATUS note" python3 "$top_srcdir/tests/prstatus_check.py" \
 	"$TMP/fx.elf" /dev/null noprstatus
 if "$KSYM" "$img" init_uts_ns >"$TMP/ks" 2>"$TMP/kerr"; then
@@ -47,6 +50,38 @@ for k in k61 k612 k7x; do
 	check "$k: kallsyms = System.map + KERNELOFFSET, NT_PRSTATUS = saved_context" \
 		python3 "$top_srcdir/tests/prstatus_check.py" "$TMP/$k.elf" "$TMP/$k.map" \
 		"$TMP/$k.ksym" prstatus
+	# the kdump export carries the same note, ahead of VMCOREINFO as makedumpfile
+	# copies /proc/vmcore's notes (offset_note), read here with kdump_read.header
+	run_hib 0 export -F kdump -f "$d/disk.img" "$TMP/$k.kdump"
+	check "$k: kdump export says NT_PRSTATUS" grep -q "NT_PRSTATUS note.*true" "$TMP/out"
+	check "$k: kdump's NT_PRSTATUS = the ELF's, VMCOREINFO after it" python3 -c 'import struct, sys
+sys.path.insert(0, sys.argv[3])
+import kdump_read
+def notes(b):
+    p, out = 0, []
+    while p + 12 <= len(b):
+        nn, dn, nt = struct.unpack_from("<III", b, p)
+        d = p + 12 + ((nn + 3) & ~3)
+        out.append((b[p + 12:p + 12 + nn].rstrip(b"\0"), nt, b[d:d + dn], d))
+        p = d + ((dn + 3) & ~3)
+    return out
+with open(sys.argv[1], "rb") as f:
+    h = kdump_read.header(f, 8)
+    f.seek(h["off_note"])
+    k = notes(f.read(h["size_note"]))
+with open(sys.argv[2], "rb") as f:
+    e = f.read()
+ph, = struct.unpack_from("<Q", e, 32)
+n, = struct.unpack_from("<H", e, 56)
+for i in range(n):
+    t, _, off, _, _, sz = struct.unpack_from("<IIQQQQ", e, ph + 56 * i)
+    if t == 4:
+        el = notes(e[off:off + sz])
+ok = ([x[:3] for x in k if x[0] == b"CORE"] == [x[:3] for x in el if x[0] == b"CORE"] != [] and
+      [x[0] for x in k] == [b"CORE", b"VMCOREINFO"] and
+      h["off_vmci"] == h["off_note"] + k[1][3])
+sys.exit(0 if ok else 1)' "$TMP/$k.kdump" "$TMP/$k.elf" "$top_srcdir/tests"
+	rm -f "$TMP/$k.kdump"
 done
 for k in a61 a612; do
 	d=$CACHE/doctor-arm64/images/$k-lzo.img.zst v=$CACHE/records/$k/vmlinux

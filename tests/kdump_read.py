@@ -125,9 +125,25 @@ def parse(ps, word, path, raw):
         rawsize = r.tell()
         f.seek(h["off_vmci"])
         note = f.read(h["size_vmci"])
+        # every ELF note of the note area: NT_PRSTATUS ("CORE", 1) ones may
+        # come first, as in /proc/vmcore; VMCOREINFO is the one
+        # offset_vmcoreinfo must point into
         f.seek(h["off_note"])
-        nhdr = f.read(24)
-        namesz, descsz, ntype = struct.unpack_from("<III", nhdr)
+        area = f.read(h["size_note"])
+        p, vm, prs = 0, None, []
+        while p + 12 <= len(area):
+            nn, dn, nt = struct.unpack_from("<III", area, p)
+            name = area[p + 12:p + 12 + nn].rstrip(b"\0")
+            d = p + 12 + ((nn + 3) & ~3)
+            if name == b"VMCOREINFO" and vm is None:
+                vm = (p, nn, dn, nt, name, d)
+            elif name == b"CORE" and nt == 1:
+                prs.append(area[d:d + dn])
+            p = d + ((dn + 3) & ~3)
+        if vm is None:
+            vm = (0, 0, 0, 0, b"", 0)
+        vp, namesz, descsz, ntype, vname, vdesc = vm
+        nhdr = b"\0" * 12 + vname.ljust(10, b"\0")
     print("version=%d" % h["version"])
     print("block_size=%d" % bs)
     print("max_mapnr=%d" % n)
@@ -154,7 +170,10 @@ def parse(ps, word, path, raw):
     print("phys_base=%#x" % h["phys_base"])
     print("note=%s" % ("%d %d %d %s" % (namesz, descsz, ntype, nhdr[12:22].decode(errors="replace"))))
     print("note_desc_is_vmcoreinfo=%d" % int(descsz == h["size_vmci"] and
-                                             h["off_vmci"] == h["off_note"] + 24))
+                                             h["off_vmci"] == h["off_note"] + vdesc))
+    print("prstatus_notes=%d" % len(prs))
+    for d in prs:
+        print("prstatus=%s" % d.hex())
     rel = [l[10:] for l in note.decode(errors="replace").splitlines() if l.startswith("OSRELEASE=")]
     print("osrelease=%s" % (rel[0] if rel else ""))
     # what crash takes phys_base from: x86_64's NUMBER(phys_base) (decimal),

@@ -10,8 +10,12 @@ NUMBER(phys_base)=) and the kernel's System.map (or `nm vmlinux`):
   x86_64's struct elf_prstatus), the 21 pt_regs words read here at
   saved_context (System.map + KERNELOFFSET, at its physical address
   VA - 0xffffffff80000000 + phys_base, from the PT_LOAD holding it), with
-  rip = swsusp_arch_suspend, cs 0x10 and ss 0x18 in place of the words the
-  asm does not store; "noprstatus": the core must have none.
+  the state restore_registers resumes from in place of what the asm does not
+  store: rip = the word at the saved rsp (read here through the image's own
+  page tables from SYMBOL(init_top_pgt), the stack being vmalloc'd), which
+  System.map must place in hibernation_snapshot, rsp = saved rsp + 8, rax 0,
+  cs 0x10, ss 0x18; pr_pid = 1 + the lowest CPU in __cpu_online_mask;
+  "noprstatus": the core must have none.
 Prints one line per mismatch and exits 1 if any."""
 import struct
 import sys
@@ -78,21 +82,66 @@ def main():
         if len(prs) != 1 or len(prs[0]) != 336:
             print("NT_PRSTATUS notes: %d, sizes %s" % (len(prs), [len(d) for d in prs]))
             return 1
-        va = syms["saved_context"] + koff
-        pa = va - 0xffffffff80000000 + int(vmci["NUMBER(phys_base)"])
-        raw = None
-        for lpa, off, sz in loads:
-            if lpa <= pa and pa + 168 <= lpa + sz:
-                f.seek(off + pa - lpa)
-                raw = f.read(168)
-                break
+        phys_base = int(vmci["NUMBER(phys_base)"])
+
+        def read_pa(pa, n):
+            for lpa, off, sz in loads:
+                if lpa <= pa and pa + n <= lpa + sz:
+                    f.seek(off + pa - lpa)
+                    return f.read(n)
+            return None
+
+        def kimg(name, n):  # a kernel-image symbol's bytes
+            return read_pa(syms[name] + koff - 0xffffffff80000000 + phys_base, n)
+
+        def walk(va):  # x86_64 4/5-level, 1G/2M leaves (Intel SDM vol. 3, 4.5)
+            levels = 5 if vmci.get("NUMBER(pgtable_l5_enabled)") == "1" else 4
+            table = int(vmci["SYMBOL(init_top_pgt)"], 16) - 0xffffffff80000000 + phys_base
+            for shift in (48, 39, 30, 21, 12)[5 - levels:]:
+                e = read_pa(table + ((va >> shift) & 511) * 8, 8)
+                if e is None:
+                    return None
+                e, = struct.unpack("<Q", e)
+                if not e & 1:
+                    return None
+                base = e & 0x000ffffffffff000
+                if shift == 12 or (shift in (30, 21) and e & 0x80):
+                    return (base & ~((1 << shift) - 1)) + (va & ((1 << shift) - 1))
+                table = base
+            return None
+
+        raw = kimg("saved_context", 168)
         if raw is None:
-            print("saved_context PA 0x%x is in no PT_LOAD" % pa)
+            print("saved_context is in no PT_LOAD")
             return 1
         want = list(struct.unpack("<21Q", raw))
-        want[16] = syms["swsusp_arch_suspend"] + koff
+        sp = want[19]
+        sp_pa = walk(sp)
+        ret = read_pa(sp_pa, 8) if sp_pa is not None else None
+        if ret is None:
+            print("saved rsp 0x%x: not mapped, or its page not in the core" % sp)
+            return 1
+        want[16], = struct.unpack("<Q", ret)
+        want[10] = 0
         want[17] = 0x10
+        want[19] = sp + 8
         want[20] = 0x18
+        # the return address is in hibernation_snapshot (create_image inlined)
+        text = sorted((a + koff, n) for n, a in syms.items())
+        at = max((a, n) for a, n in text if a <= want[16])
+        if at[1] != "hibernation_snapshot":
+            print("resume rip 0x%x is %s+0x%x, not in hibernation_snapshot" %
+                  (want[16], at[1], want[16] - at[0]))
+            bad = 1
+        else:
+            print("resume rip = hibernation_snapshot+0x%x" % (want[16] - at[0]))
+        mask = kimg("__cpu_online_mask", 8) if "__cpu_online_mask" in syms else None
+        m = struct.unpack("<Q", mask)[0] if mask else 1
+        cpu = (m & -m).bit_length() - 1 if m else 0
+        pid, = struct.unpack_from("<I", prs[0], 32)
+        if pid != cpu + 1:
+            print("pr_pid %d, online CPU %d + 1 expected" % (pid, cpu))
+            bad = 1
         got = list(struct.unpack_from("<21Q", prs[0], 112))
         names = ("r15 r14 r13 r12 rbp rbx r11 r10 r9 r8 rax rcx rdx rsi rdi "
                  "orig_rax rip cs eflags rsp ss").split()
@@ -101,8 +150,8 @@ def main():
                 print("pr_reg.%s: note 0x%x, saved_context 0x%x" % (n, g, w))
                 bad = 1
         # the stores really happened: a kernel stack pointer, not zero
-        if want[19] < 0xffff800000000000:
-            print("saved rsp 0x%x is no kernel address" % want[19])
+        if sp < 0xffff800000000000:
+            print("saved rsp 0x%x is no kernel address" % sp)
             bad = 1
     return bad
 

@@ -147,9 +147,10 @@ judge() {
   [ "$_drc" -eq 0 ] && grep -q '^task=[0-9]* hibmarker' "$WORK/$_l.drgn" &&
     ok "$_l: sid drgn for_each_task finds $(grep '^task=' "$WORK/$_l.drgn" | head -n1)" ||
     bad "$_l: sid drgn found no hibmarker task (exit $_drc)"
-  # CPU 0's running task unwinds only from an NT_PRSTATUS note: x86_64's ELF has one
-  case $_a:$_c in
-  AARCH64:*|*.kdump|*.mkdump) echo "    (drgn on CPU 0's task: $(grep -m1 '^cpu0_stack' "$WORK/$_l.drgn"))" ;;
+  # CPU 0's running task unwinds only from an NT_PRSTATUS note: x86_64's ELF and
+  # kdump exports have one, and makedumpfile copies the ELF's into its file
+  case $_a in
+  AARCH64) echo "    (drgn on CPU 0's task: $(grep -m1 '^cpu0_stack' "$WORK/$_l.drgn"))" ;;
   *) grep -q '^cpu0_stack=.*hibernation_snapshot' "$WORK/$_l.drgn" &&
        ok "$_l: sid drgn stack_trace($(sed -n 's/^cpu0_task=//p' "$WORK/$_l.drgn")) from NT_PRSTATUS: $(sed -n 's/^cpu0_stack=//p' "$WORK/$_l.drgn" | cut -d' ' -f1-6) ..." ||
        bad "$_l: sid drgn cannot unwind CPU 0's task: $(grep '^cpu0_stack' "$WORK/$_l.drgn")" ;;

@@ -601,9 +601,10 @@ static int export_image(struct hib_image *img, const char *out,
 	if (o->format == HIB_EXPORT_ELF) {
 		/* the caller's text, or room for a whole page's */
 		x.note_room = o->vmcoreinfo && note_len > x.ps ? note_len : x.ps;
-		/* only x86_64 leaves its registers where they can be found */
-		if (res->e_machine == HIB_EM_X86_64)
-			x.prs_room = 12 + CORE_NAME_PAD + HIB_PRSTATUS_X86_64;
+		/* only x86_64 and arm64 leave their registers where they
+		 * can be found */
+		if (hib_prstatus_size(res->e_machine))
+			x.prs_room = 12 + CORE_NAME_PAD + hib_prstatus_size(res->e_machine);
 		elf_plan(&x);
 		res->elf_class = x.elf32 ? ELFCLASS32 : ELFCLASS64;
 	}

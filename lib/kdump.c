@@ -597,10 +597,11 @@ int hib_export_kdump(struct hib_image *img, struct hib_output *out,
 				  "kdump: PFN %" PRIu64 " needs more bitmap blocks than bitmap_blocks (32 bits) counts",
 				  img->pfns.highest);
 	/* room for the note: the caller's text, or a whole page's; and on
-	 * x86_64 for the registers, which only x86_64 leaves in a variable */
+	 * x86_64 and arm64 for the registers, which only they leave where
+	 * they can be found */
 	room = note ? note_len : x.ps;
-	if (res->e_machine == HIB_EM_X86_64)
-		room += PRS_HDR + HIB_PRSTATUS_MAX;
+	if (hib_prstatus_size(res->e_machine))
+		room += PRS_HDR + hib_prstatus_size(res->e_machine);
 	x.sub_blocks = div_round_up(x.L->sub_size + NOTE_HDR + ((room + 3) & ~(uint64_t)3), x.ps);
 	bm1_off = (1 + x.sub_blocks) * x.ps;
 	x.bm1.file_off = bm1_off;
@@ -641,7 +642,7 @@ int hib_export_kdump(struct hib_image *img, struct hib_output *out,
 		}
 		res->vmcoreinfo = x.note != NULL;
 		res->vmcoreinfo_len = x.note_len;
-		if (x.note && res->e_machine == HIB_EM_X86_64)
+		if (x.note && hib_prstatus_size(res->e_machine))
 			prstatus(&x);
 		rc = headers(&x);
 	}

@@ -84,11 +84,20 @@ HIB_HIDDEN uint64_t hib_kmem_linear_end(struct hib_kmem *km, uint64_t start,
 
 /* prstatus.c: the NT_PRSTATUS note's desc (struct elf_prstatus) of the
  * hibernating CPU, from the registers the image saved, for e_machine
- * (only EM_X86_64 has them where they can be found); HIB_ERR_UNSUPPORTED
- * and a message on the image where not. desc holds HIB_PRSTATUS_MAX. */
+ * (EM_X86_64 and EM_AARCH64 have them where they can be found);
+ * HIB_ERR_UNSUPPORTED and a message on the image where not. desc holds
+ * HIB_PRSTATUS_MAX; the writers set aside hib_prstatus_size(e_machine),
+ * 0 where no note can come. */
 #define HIB_EM_X86_64        62u
+#define HIB_EM_AARCH64       183u
 #define HIB_PRSTATUS_X86_64  336u
-#define HIB_PRSTATUS_MAX     336u
+#define HIB_PRSTATUS_ARM64   392u
+#define HIB_PRSTATUS_MAX     392u
+static inline size_t hib_prstatus_size(unsigned int e_machine)
+{
+	return e_machine == HIB_EM_X86_64 ? HIB_PRSTATUS_X86_64 :
+	       e_machine == HIB_EM_AARCH64 ? HIB_PRSTATUS_ARM64 : 0;
+}
 HIB_HIDDEN int hib_prstatus(struct hib_kmem *km, unsigned int e_machine,
 			    unsigned char *desc, size_t *len);
 

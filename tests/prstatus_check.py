@@ -16,6 +16,18 @@ NUMBER(phys_base)=) and the kernel's System.map (or `nm vmlinux`):
   System.map must place in hibernation_snapshot, rsp = saved rsp + 8, rax 0,
   cs 0x10, ss 0x18; pr_pid = 1 + the lowest CPU in __cpu_online_mask;
   "noprstatus": the core must have none.
+- "prstatus" of an arm64 core (e_machine 183) with "mpidr=0xN" (the
+  hibernating CPU's MPIDR, as the kernel's log printed it): the note (392
+  bytes, pr_reg at 112 as struct user_pt_regs regs[31], sp, pc, pstate)
+  must hold what __cpu_suspend_enter stored: the state pointer is the
+  word at sleep_save_stash[mpidr_hash(mpidr)] (mask, shift_aff[4], bits
+  read here at mpidr_hash), read through the kernel's own tables
+  (SYMBOL(swapper_pg_dir) - kimage_voffset, TCR_EL1_T1SZ's VA size) from
+  the core's PT_LOADs; of the two sleep_stack_data layouts (NR_CTX_REGS
+  13: sp at 104, callee_saved_regs at 112; 14: 112 and 128) the one whose
+  saved lr System.map places in swsusp_arch_suspend and whose sp lies at
+  most 4 KiB below the state; then pc = x30 = that lr, sp, x29, x19-x28
+  as saved, x0 0, pstate 0x3c5 (EL1h, DAIF masked); pr_pid as on x86_64.
 Prints one line per mismatch and exits 1 if any."""
 import struct
 import sys
@@ -47,9 +59,116 @@ def elf(path):
     return f, loads, notes
 
 
+def arm64(f, loads, vmci, syms, koff, prs, args):
+    """The arm64 judge (see the docstring); returns 1 on a mismatch."""
+    mpidr = [int(a[6:], 16) for a in args if a.startswith("mpidr=")]
+    if not mpidr:
+        print("arm64: no mpidr=0xN argument (the hibernating CPU)")
+        return 1
+    if len(prs) != 1 or len(prs[0]) != 392:
+        print("NT_PRSTATUS notes: %d, sizes %s" % (len(prs), [len(d) for d in prs]))
+        return 1
+
+    def read_pa(pa, n):
+        for lpa, off, sz in loads:
+            if lpa <= pa and pa + n <= lpa + sz:
+                f.seek(off + pa - lpa)
+                return f.read(n)
+        return None
+
+    ps = int(vmci["PAGESIZE"])
+    g = ps.bit_length() - 1
+    b = g - 3
+    va_bits = 64 - int(vmci.get("NUMBER(TCR_EL1_T1SZ)", "0x10"), 16)
+    levels = -(-(va_bits - g) // b)
+    kvoff = int(vmci["NUMBER(kimage_voffset)"], 16)
+    root = (int(vmci["SYMBOL(swapper_pg_dir)"], 16) - kvoff) % (1 << 64)
+
+    def walk(va):  # ARM ARM D8: bits 1:0 0b11 table/page, 0b01 block
+        tbl = root
+        for lvl in range(levels):
+            sh = g + b * (levels - 1 - lvl)
+            width = va_bits - sh if lvl == 0 else b
+            e = read_pa(tbl + ((va >> sh) & ((1 << width) - 1)) * 8, 8)
+            if e is None:
+                return None
+            e, = struct.unpack("<Q", e)
+            if e & 1 == 0:
+                return None
+            out = e & ((1 << 48) - 1) & ~((1 << g) - 1)
+            if lvl == levels - 1 or e & 2 == 0:
+                mask = (1 << sh) - 1
+                return (out & ~mask) | (va & mask)
+            tbl = out
+        return None
+
+    def rd(va, n):
+        pa = walk(va)
+        return read_pa(pa, n) if pa is not None else None
+
+    def q(va):
+        w = rd(va, 8)
+        return None if w is None else struct.unpack("<Q", w)[0]
+
+    h = rd(syms["mpidr_hash"] + koff, 28)
+    if h is None:
+        print("mpidr_hash: not readable in the core")
+        return 1
+    mask, s0, s1, s2, s3, bits = struct.unpack("<Q5I", h)
+    m = mpidr[0] & mask
+    slot = ((m & 0xff) >> s0 | (m & 0xff00) >> s1 | (m & 0xff0000) >> s2 |
+            (m & 0xff00000000) >> s3)
+    arr = q(syms["sleep_save_stash"] + koff)
+    state = q(arr + 8 * slot) if arr is not None else None
+    st = rd(state, 256) if state is not None else None
+    if st is None:
+        print("sleep_save_stash 0x%s -> slot %d -> state: not readable" %
+              (arr and "%x" % arr, slot))
+        return 1
+    text = sorted((a + koff, n) for n, a in syms.items())
+
+    def where(va):
+        at = max(((a, n) for a, n in text if a <= va), default=(0, "?"))
+        return at[1], va - at[0]
+
+    fits = []
+    for nr, sp_off, cs_off in ((13, 104, 112), (14, 112, 128)):
+        sp, = struct.unpack_from("<Q", st, sp_off)
+        cs = struct.unpack_from("<12Q", st, cs_off)
+        if where(cs[1])[0] == "swsusp_arch_suspend" and 0 <= state - sp <= 4096:
+            fits.append((nr, sp, cs))
+    if len(fits) != 1:
+        print("state 0x%x: %d layouts fit, 1 expected" % (state, len(fits)))
+        return 1
+    nr, sp, cs = fits[0]
+    print("state 0x%x (NR_CTX_REGS %d), resume pc = swsusp_arch_suspend+0x%x, sp 0x%x" %
+          (state, nr, where(cs[1])[1], sp))
+    want = [0] * 34
+    want[29], want[30] = cs[0], cs[1]
+    want[19:29] = cs[2:12]
+    want[31], want[32], want[33] = sp, cs[1], 0x3c5
+    got = list(struct.unpack_from("<34Q", prs[0], 112))
+    bad = 0
+    names = ["x%d" % i for i in range(31)] + ["sp", "pc", "pstate"]
+    for n, gv, w in zip(names, got, want):
+        if gv != w:
+            print("pr_reg.%s: note 0x%x, saved state 0x%x" % (n, gv, w))
+            bad = 1
+    mw = rd(syms["__cpu_online_mask"] + koff, 8) if "__cpu_online_mask" in syms else None
+    om = struct.unpack("<Q", mw)[0] if mw else 1
+    cpu = (om & -om).bit_length() - 1 if om else 0
+    pid, = struct.unpack_from("<I", prs[0], 32)
+    if pid != cpu + 1:
+        print("pr_pid %d, online CPU %d + 1 expected" % (pid, cpu))
+        bad = 1
+    return bad
+
+
 def main():
     core, smap = sys.argv[1], sys.argv[2]
     f, loads, notes = elf(core)
+    f.seek(18)
+    machine, = struct.unpack("<H", f.read(2))
     vmci = {}
     for name, nt, d in notes:
         if name == "VMCOREINFO":
@@ -64,7 +183,7 @@ def main():
             syms.setdefault(p[2], int(p[0], 16))
     bad = 0
     for arg in sys.argv[3:]:
-        if arg in ("prstatus", "noprstatus"):
+        if arg in ("prstatus", "noprstatus") or arg.startswith("mpidr="):
             continue
         for line in open(arg):
             name, addr = line.split()
@@ -78,6 +197,8 @@ def main():
         if prs:
             print("an NT_PRSTATUS note where none was expected")
             bad = 1
+    if "prstatus" in sys.argv[3:] and machine == 183:
+        return arm64(f, loads, vmci, syms, koff, prs, sys.argv[3:]) | bad
     if "prstatus" in sys.argv[3:]:
         if len(prs) != 1 or len(prs[0]) != 336:
             print("NT_PRSTATUS notes: %d, sizes %s" % (len(prs), [len(d) for d in prs]))

@@ -154,6 +154,7 @@ static int x86_64(struct hib_kmem *km, unsigned char *d)
 /* struct elf_prstatus on arm64: the same 112 bytes before pr_reg, struct
  * user_pt_regs (regs[31], sp, pc, pstate: 34 words), pr_fpvalid, padding
  * to 392 */
+#define ARM64_PR_PID        32u
 #define ARM64_PR_REG        112u
 #define ARM64_PR_SP         (ARM64_PR_REG + 31 * 8)
 #define ARM64_PR_PC         (ARM64_PR_SP + 8)
@@ -162,6 +163,7 @@ static int x86_64(struct hib_kmem *km, unsigned char *d)
 #define ARM64_CALLEE_REGS   12u     /* NR_CALLEE_SAVED_REGS */
 #define ARM64_STATE_MAX     (16u * 8 + ARM64_CALLEE_REGS * 8)
 #define ARM64_FRAME_MAX     4096u   /* swsusp_arch_suspend's frame, generously */
+#define ARM64_FN_MAX        4096u   /* and its code */
 
 struct arm64_layout {
 	unsigned int nr_ctx_regs;   /* NR_CTX_REGS */
@@ -213,7 +215,7 @@ static bool arm64_resume_lr(struct hib_kmem *km, uint64_t lr, uint64_t fn, uint6
 	uint32_t insn;
 	int64_t off;
 
-	if (lr <= fn || lr - fn > ARM64_FRAME_MAX || lr & 3 ||
+	if (lr <= fn || lr - fn > ARM64_FN_MAX || lr & 3 ||
 	    hib_kmem_read_virt(km, lr - 4, w, 4) != HIB_OK)
 		return false;
 	insn = (uint32_t)get_le(w, 4);
@@ -257,7 +259,8 @@ static int arm64(struct hib_kmem *km, unsigned char *d)
 		uint64_t s = get_le(st + l->sp, 8);
 		uint64_t r = get_le(st + l->callee + 8, 8);
 
-		if (s >> 48 != 0xffff || s & 15 || s > state || state - s > ARM64_FRAME_MAX ||
+		/* the top 12 bits set: a kernel address with 48- or 52-bit VAs */
+		if (s >> 52 != 0xfff || s & 15 || s > state || state - s > ARM64_FRAME_MAX ||
 		    !arm64_resume_lr(km, r, fn, callee))
 			continue;
 		fit = l;
@@ -268,9 +271,10 @@ static int arm64(struct hib_kmem *km, unsigned char *d)
 	}
 	if (nfit != 1)
 		return hib_seterr(km->img, HIB_ERR_UNSUPPORTED,
-				  "sleep_save_stash's state at 0x%llx fits %s of the struct sleep_stack_data layouts (NR_CTX_REGS 13, 14): no saved sp below it with an lr after bl __cpu_suspend_enter",
-				  (unsigned long long)state, nfit ? "both" : "none");
-	put_le(d + X86_64_PR_PID, online_cpu(km) + 1, 4);
+				  nfit ? "sleep_save_stash's state at 0x%llx fits both struct sleep_stack_data layouts (NR_CTX_REGS 13 and 14): which registers are which is not known"
+				       : "sleep_save_stash's state at 0x%llx fits no struct sleep_stack_data layout (NR_CTX_REGS 13 or 14): no saved sp just below it with an lr after a bl __cpu_suspend_enter in swsusp_arch_suspend",
+				  (unsigned long long)state);
+	put_le(d + ARM64_PR_PID, online_cpu(km) + 1, 4);
 	put_le(d + ARM64_PR_REG + 8 * 29, fp, 8);
 	put_le(d + ARM64_PR_REG + 8 * 30, lr, 8);
 	for (i = 0; i < 10; i++)        /* x19 .. x28 */

@@ -52,9 +52,9 @@
  * not saved anywhere; it is EL1h with D, A, I and F masked (0x3c5), as
  * local_daif_save() left it before the call and the resumed code runs
  * until local_daif_restore(). The offset of callee_saved_regs follows
- * NR_CTX_REGS (asm/suspend.h: 13 since 5.8 with x18, so 6.1; one more in
- * 6.12, whose sp we found at 112 and lr at 136), which the image does not
- * say: each layout is tried and the one taken whose lr follows a
+ * NR_CTX_REGS (asm/suspend.h: 13 since 5.8 added x18, one more by 6.12;
+ * in Debian's images, read with their System.map, 6.1's sp is at 104 and
+ * lr at 120, 6.12's at 112 and 136), which the image does not say: each layout is tried and the one taken whose lr follows a
  * bl __cpu_suspend_enter inside swsusp_arch_suspend and whose sp is a
  * 16-byte aligned kernel address just below &state; none or both: no
  * note. sleep_save_stash and mpidr_hash are data, in kallsyms only with
@@ -172,7 +172,7 @@ struct arm64_layout {
 
 /* cpu_suspend_ctx is ctx_regs[NR_CTX_REGS] and sp, __aligned(16) */
 static const struct arm64_layout arm64_layouts[] = {
-	{ 13, 13 * 8, 112 },        /* 5.8 .. 6.1 */
+	{ 13, 13 * 8, 112 },        /* 5.8 .. 6.1 at least */
 	{ 14, 14 * 8, 128 },        /* 6.12 */
 };
 

@@ -181,14 +181,15 @@ judge() {
   # kdump one, while 6.1's same exports read fine, and makedumpfile refuses the kernel
   # outright: crash's limit, noted. VMCOREINFO comes from the ELF note or from the
   # kdump sub-header, whichever kind of core this is
-  if [ "$_a" = AARCH64 ] && grep -q 'read error: kernel virtual address' "$_o" &&
+  # (crash says "read error" on the ELF, "seek error" on a kdump file)
+  if [ "$_a" = AARCH64 ] && grep -q -E '(read|seek) error: kernel virtual address' "$_o" &&
      [ "$(python3 -c 'import sys; sys.path.insert(0, sys.argv[2]); import export_read, kdump_read
 with open(sys.argv[1], "rb") as f:
     kd = f.read(8) == b"KDUMP   "
 t = kdump_read.note_text(sys.argv[1]) if kd else export_read.elf_parse(sys.argv[1])["note"]
 i = dict(l.partition("=")[::2] for l in (t or b"").decode(errors="replace").splitlines())
 print(i.get("NUMBER(VA_BITS)"), i.get("NUMBER(TCR_EL1_T1SZ)"))' "$_c" "$TOP/tests" 2>/dev/null)" = "52 0x10" ]; then
-    echo "NOTE $_l: arm64's crash cannot translate a VA_BITS=52 kernel's addresses running with 48-bit VAs (TCR_EL1_T1SZ 0x10) from this core: $(grep -m1 'read error' "$_o")"
+    echo "NOTE $_l: arm64's crash cannot translate a VA_BITS=52 kernel's addresses running with 48-bit VAs (TCR_EL1_T1SZ 0x10) from this core: $(grep -m1 -E '(read|seek) error' "$_o")"
     return
   fi
   # crash 9.0.2 stops in module_init() on 7.x ("invalid structure member offset:

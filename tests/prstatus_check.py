@@ -59,6 +59,15 @@ def elf(path):
     return f, loads, notes
 
 
+def pa_bytes(f, loads, pa, n):
+    """n bytes at physical address pa from the PT_LOAD holding them, or None."""
+    for lpa, off, sz in loads:
+        if lpa <= pa and pa + n <= lpa + sz:
+            f.seek(off + pa - lpa)
+            return f.read(n)
+    return None
+
+
 def arm64(f, loads, vmci, syms, koff, prs, args):
     """The arm64 judge (see the docstring); returns 1 on a mismatch."""
     mpidr = [int(a[6:], 16) for a in args if a.startswith("mpidr=")]
@@ -70,11 +79,7 @@ def arm64(f, loads, vmci, syms, koff, prs, args):
         return 1
 
     def read_pa(pa, n):
-        for lpa, off, sz in loads:
-            if lpa <= pa and pa + n <= lpa + sz:
-                f.seek(off + pa - lpa)
-                return f.read(n)
-        return None
+        return pa_bytes(f, loads, pa, n)
 
     ps = int(vmci["PAGESIZE"])
     g = ps.bit_length() - 1
@@ -206,11 +211,7 @@ def main():
         phys_base = int(vmci["NUMBER(phys_base)"])
 
         def read_pa(pa, n):
-            for lpa, off, sz in loads:
-                if lpa <= pa and pa + n <= lpa + sz:
-                    f.seek(off + pa - lpa)
-                    return f.read(n)
-            return None
+            return pa_bytes(f, loads, pa, n)
 
         def kimg(name, n):  # a kernel-image symbol's bytes
             return read_pa(syms[name] + koff - 0xffffffff80000000 + phys_base, n)

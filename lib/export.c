@@ -52,11 +52,6 @@
 /* crash_core.c: append_elf_note(buf, VMCOREINFO_NOTE_NAME, 0, ...) */
 #define VMCOREINFO_NAME      "VMCOREINFO"
 #define VMCOREINFO_NAME_PAD  12u          /* "VMCOREINFO\0" rounded to 4 */
-/* crash_save_cpu(): append_elf_note(buf, KEXEC_CORE_NOTE_NAME, NT_PRSTATUS,
- * ...), "CORE" */
-#define NT_PRSTATUS          1u
-#define CORE_NAME            "CORE"
-#define CORE_NAME_PAD        8u
 /* arch/x86/include/asm/page_64_types.h */
 #define START_KERNEL_MAP     0xffffffff80000000ull
 #define KERNEL_IMAGE_SIZE_DEFAULT (512ull << 20)
@@ -341,18 +336,11 @@ static bool kmap_offset(struct ex *x, const char *key, unsigned int pa_bits)
  * the reason in the result. The message on the image stays the export's. */
 static void prstatus_plan(struct ex *x, struct hib_kmem *km, const char *why)
 {
-	struct hib_image *img = x->img;
-	char keep[sizeof(img->err)];
-
 	if (!x->prs_room)
 		return;
-	memcpy(keep, img->err, sizeof(keep));
-	if (!km)
-		snprintf(x->res->prstatus_why, sizeof(x->res->prstatus_why), "%.255s", why);
-	else if (hib_prstatus(km, x->res->e_machine, x->prs, &x->prs_len) != HIB_OK)
-		snprintf(x->res->prstatus_why, sizeof(x->res->prstatus_why), "%.255s", img->err);
-	x->res->prstatus = x->prs_len != 0;
-	memcpy(img->err, keep, sizeof(keep));
+	x->res->prstatus = hib_prstatus_export(x->img, km, why, x->res->e_machine, x->prs,
+					       &x->prs_len, x->res->prstatus_why,
+					       sizeof(x->res->prstatus_why));
 }
 
 static void kmap_plan(struct ex *x)
@@ -409,7 +397,7 @@ static int elf_headers(struct ex *x)
 	int rc;
 
 	kmap_plan(x);
-	prsz = x->prs_len ? 12 + CORE_NAME_PAD + x->prs_len : 0;
+	prsz = x->prs_len ? HIB_PRSTATUS_HDR + x->prs_len : 0;
 	phnum = img->n_runs + x->res->kernel_map_loads + (x->res->vmcoreinfo ? 1 : 0);
 	memset(h, 0, sizeof(h));
 	memcpy(h, "\177ELF", 4);
@@ -473,13 +461,13 @@ static int elf_headers(struct ex *x)
 		 * before VMCOREINFO */
 		if (prsz) {
 			memset(n, 0, sizeof(n));
-			put(n, sizeof(CORE_NAME), 4, be);
+			put(n, sizeof(HIB_PRSTATUS_NAME), 4, be);
 			put(n + 4, x->prs_len, 4, be);
-			put(n + 8, NT_PRSTATUS, 4, be);
-			memcpy(n + 12, CORE_NAME, sizeof(CORE_NAME));
-			rc = emit(x, x->note_off, n, 12 + CORE_NAME_PAD);
+			put(n + 8, HIB_NT_PRSTATUS, 4, be);
+			memcpy(n + 12, HIB_PRSTATUS_NAME, sizeof(HIB_PRSTATUS_NAME));
+			rc = emit(x, x->note_off, n, HIB_PRSTATUS_HDR);
 			if (rc == HIB_OK)
-				rc = emit(x, x->note_off + 12 + CORE_NAME_PAD, x->prs, x->prs_len);
+				rc = emit(x, x->note_off + HIB_PRSTATUS_HDR, x->prs, x->prs_len);
 		}
 		memset(n, 0, sizeof(n));
 		put(n, sizeof(VMCOREINFO_NAME), 4, be);
@@ -604,7 +592,7 @@ static int export_image(struct hib_image *img, const char *out,
 		/* only x86_64 and arm64 leave their registers where they
 		 * can be found */
 		if (hib_prstatus_size(res->e_machine))
-			x.prs_room = 12 + CORE_NAME_PAD + hib_prstatus_size(res->e_machine);
+			x.prs_room = HIB_PRSTATUS_HDR + hib_prstatus_size(res->e_machine);
 		elf_plan(&x);
 		res->elf_class = x.elf32 ? ELFCLASS32 : ELFCLASS64;
 	}

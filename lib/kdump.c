@@ -34,7 +34,6 @@
  */
 #include "kmemP.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,9 +44,6 @@
 #define PAGE_DESC             24u   /* off_t offset, u32 size, u32 flags, u64 page_flags */
 /* ELF note: Elf_Nhdr (3 words) and "VMCOREINFO\0" padded to 4 */
 #define NOTE_HDR              24u
-/* and "CORE\0" padded to 4, NT_PRSTATUS's (crash_save_cpu()) */
-#define PRS_HDR               20u
-#define NT_PRSTATUS           1u
 
 /* Pending output: contiguous bytes gathered so one pwrite covers many. */
 #define SINK_BYTES            (1u << 20)
@@ -443,15 +439,15 @@ static int headers(struct kx *x)
 	if (x->note) {
 		/* the notes as makedumpfile copies /proc/vmcore's: the CPU's
 		 * NT_PRSTATUS, then VMCOREINFO, which offset_vmcoreinfo names */
-		size_t prsz = x->prs_len ? PRS_HDR + ((x->prs_len + 3) & ~(size_t)3) : 0;
+		size_t prsz = x->prs_len ? HIB_PRSTATUS_HDR + ((x->prs_len + 3) & ~(size_t)3) : 0;
 		unsigned char *n = h + note_off + prsz;
 
 		if (prsz) {
-			put(h + note_off, 5, 4, x->be);             /* namesz: "CORE\0" */
+			put(h + note_off, sizeof(HIB_PRSTATUS_NAME), 4, x->be);
 			put(h + note_off + 4, x->prs_len, 4, x->be);
-			put(h + note_off + 8, NT_PRSTATUS, 4, x->be);
-			memcpy(h + note_off + 12, "CORE", 4);
-			memcpy(h + note_off + PRS_HDR, x->prs, x->prs_len);
+			put(h + note_off + 8, HIB_NT_PRSTATUS, 4, x->be);
+			memcpy(h + note_off + 12, HIB_PRSTATUS_NAME, sizeof(HIB_PRSTATUS_NAME));
+			memcpy(h + note_off + HIB_PRSTATUS_HDR, x->prs, x->prs_len);
 		}
 		put(s + L->off_vmci, note_off + prsz + NOTE_HDR, 8, x->be);
 		put(s + L->size_vmci, x->note_len, w, x->be);
@@ -477,13 +473,12 @@ static void prstatus(struct kx *x)
 	char keep[sizeof(img->err)];
 
 	memcpy(keep, img->err, sizeof(keep));
-	if (hib_kmem_open(img, &km) != HIB_OK ||
-	    hib_prstatus(km, x->res->e_machine, x->prs, &x->prs_len) != HIB_OK) {
-		x->prs_len = 0;
-		snprintf(x->res->prstatus_why, sizeof(x->res->prstatus_why), "%.255s", img->err);
-	}
+	if (hib_kmem_open(img, &km) != HIB_OK)
+		km = NULL;
+	x->res->prstatus = hib_prstatus_export(img, km, img->err, x->res->e_machine, x->prs,
+					       &x->prs_len, x->res->prstatus_why,
+					       sizeof(x->res->prstatus_why));
 	hib_kmem_free(km);
-	x->res->prstatus = x->prs_len != 0;
 	memcpy(img->err, keep, sizeof(keep));
 }
 
@@ -601,7 +596,7 @@ int hib_export_kdump(struct hib_image *img, struct hib_output *out,
 	 * they can be found */
 	room = note ? note_len : x.ps;
 	if (hib_prstatus_size(res->e_machine))
-		room += PRS_HDR + hib_prstatus_size(res->e_machine);
+		room += HIB_PRSTATUS_HDR + hib_prstatus_size(res->e_machine);
 	x.sub_blocks = div_round_up(x.L->sub_size + NOTE_HDR + ((room + 3) & ~(uint64_t)3), x.ps);
 	bm1_off = (1 + x.sub_blocks) * x.ps;
 	x.bm1.file_off = bm1_off;

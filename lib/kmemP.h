@@ -100,5 +100,17 @@ static inline size_t hib_prstatus_size(unsigned int e_machine)
 }
 HIB_HIDDEN int hib_prstatus(struct hib_kmem *km, unsigned int e_machine,
 			    unsigned char *desc, size_t *len);
+/* The note around that desc, as crash_save_cpu() appends it: Elf_Nhdr
+ * (three 4-byte words, Elf32 and Elf64 alike), "CORE\0" padded to 4. */
+#define HIB_NT_PRSTATUS      1u
+#define HIB_PRSTATUS_NAME    "CORE"
+#define HIB_PRSTATUS_HDR     20u
+/* For the ELF and kdump writers: hib_prstatus() where km is open (where
+ * not, no_km says why), the reason for no note into why; the message on
+ * the image stays the export's. Returns whether there is a note. */
+HIB_HIDDEN bool hib_prstatus_export(struct hib_image *img, struct hib_kmem *km,
+				    const char *no_km, unsigned int e_machine,
+				    unsigned char *desc, size_t *len, char *why,
+				    size_t why_len);
 
 #endif

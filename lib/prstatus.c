@@ -285,6 +285,22 @@ static int arm64(struct hib_kmem *km, unsigned char *d)
 	return HIB_OK;
 }
 
+bool hib_prstatus_export(struct hib_image *img, struct hib_kmem *km, const char *no_km,
+			 unsigned int e_machine, unsigned char *desc, size_t *len, char *why,
+			 size_t why_len)
+{
+	char keep[sizeof(img->err)];
+
+	memcpy(keep, img->err, sizeof(keep));
+	*len = 0;
+	if (!km)
+		snprintf(why, why_len, "%.255s", no_km);
+	else if (hib_prstatus(km, e_machine, desc, len) != HIB_OK)
+		snprintf(why, why_len, "%.255s", img->err);
+	memcpy(img->err, keep, sizeof(keep));
+	return *len != 0;
+}
+
 int hib_prstatus(struct hib_kmem *km, unsigned int e_machine, unsigned char *desc,
 		 size_t *len)
 {

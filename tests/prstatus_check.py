@@ -68,6 +68,18 @@ def pa_bytes(f, loads, pa, n):
     return None
 
 
+def pid_check(desc, mask):
+    """pr_pid (offset 32 of both 64-bit layouts) = 1 + the lowest CPU in the
+    __cpu_online_mask word mask (CPU 0 without one); 1 on a mismatch."""
+    m = struct.unpack("<Q", mask)[0] if mask else 1
+    cpu = (m & -m).bit_length() - 1 if m else 0
+    pid, = struct.unpack_from("<I", desc, 32)
+    if pid != cpu + 1:
+        print("pr_pid %d, online CPU %d + 1 expected" % (pid, cpu))
+        return 1
+    return 0
+
+
 def arm64(f, loads, vmci, syms, koff, prs, args):
     """The arm64 judge (see the docstring); returns 1 on a mismatch."""
     mpidr = [int(a[6:], 16) for a in args if a.startswith("mpidr=")]
@@ -159,13 +171,8 @@ def arm64(f, loads, vmci, syms, koff, prs, args):
         if gv != w:
             print("pr_reg.%s: note 0x%x, saved state 0x%x" % (n, gv, w))
             bad = 1
-    mw = rd(syms["__cpu_online_mask"] + koff, 8) if "__cpu_online_mask" in syms else None
-    om = struct.unpack("<Q", mw)[0] if mw else 1
-    cpu = (om & -om).bit_length() - 1 if om else 0
-    pid, = struct.unpack_from("<I", prs[0], 32)
-    if pid != cpu + 1:
-        print("pr_pid %d, online CPU %d + 1 expected" % (pid, cpu))
-        bad = 1
+    bad |= pid_check(prs[0], rd(syms["__cpu_online_mask"] + koff, 8)
+                     if "__cpu_online_mask" in syms else None)
     return bad
 
 
@@ -257,13 +264,8 @@ def main():
             bad = 1
         else:
             print("resume rip = hibernation_snapshot+0x%x" % (want[16] - at[0]))
-        mask = kimg("__cpu_online_mask", 8) if "__cpu_online_mask" in syms else None
-        m = struct.unpack("<Q", mask)[0] if mask else 1
-        cpu = (m & -m).bit_length() - 1 if m else 0
-        pid, = struct.unpack_from("<I", prs[0], 32)
-        if pid != cpu + 1:
-            print("pr_pid %d, online CPU %d + 1 expected" % (pid, cpu))
-            bad = 1
+        bad |= pid_check(prs[0], kimg("__cpu_online_mask", 8)
+                         if "__cpu_online_mask" in syms else None)
         got = list(struct.unpack_from("<21Q", prs[0], 112))
         names = ("r15 r14 r13 r12 rbp rbx r11 r10 r9 r8 rax rcx rdx rsi rdi "
                  "orig_rax rip cs eflags rsp ss").split()
